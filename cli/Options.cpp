@@ -1,0 +1,149 @@
+// Command-line parsing and validation (see Options.h).
+#include "cli/Options.h"
+
+#include "cli/ExitCodes.h"
+#include "passes/Pipeline.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <regex>
+
+namespace fuserc {
+namespace {
+
+struct UsageError {
+  std::string message;
+};
+
+std::string joined(std::span<const std::string_view> items) {
+  std::string s;
+  for (std::string_view i : items)
+    s += (s.empty() ? "" : ",") + std::string(i);
+  return s;
+}
+
+bool isIdentifier(const std::string &s) {
+  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
+  return std::regex_match(s, re);
+}
+
+std::vector<std::string> resolveDumpStages(const std::vector<std::string> &requested) {
+  std::vector<std::string> stages;
+  std::vector<std::string_view> implemented;
+  for (std::string_view s : pipelineStages())
+    if (isStageImplemented(s))
+      implemented.push_back(s);
+  for (const std::string &r : requested) {
+    if (r == "all") {
+      stages.insert(stages.end(), implemented.begin(), implemented.end());
+      continue;
+    }
+    if (stageNumber(r) == 0)
+      throw UsageError{"--dump: unknown stage '" + r + "'; stages are " +
+                       joined(pipelineStages()) + ",all"};
+    if (!isStageImplemented(r))
+      throw UsageError{"--dump: stage '" + r + "' is not implemented yet in this fuserc; "
+                       "available: " + joined(implemented) + ",all"};
+    stages.push_back(r);
+  }
+  std::sort(stages.begin(), stages.end(),
+            [](const std::string &a, const std::string &b) { return stageNumber(a) < stageNumber(b); });
+  stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+  return stages;
+}
+
+void validate(CompileOptions &o, const std::vector<std::string> &shapes) {
+  static const std::regex arch("sm_[0-9]{2,3}a?");
+  for (const std::string &a : o.archs)
+    if (!std::regex_match(a, arch))
+      throw UsageError{"--arch: '" + a + "' is not an architecture like sm_80 or sm_90"};
+  static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda"};
+  for (const std::string &e : o.emit)
+    if (std::find(emitKinds.begin(), emitKinds.end(), e) == emitKinds.end())
+      throw UsageError{"--emit: unknown kind '" + e + "'; kinds are header,fatbin,manifest,cuda"};
+  for (const std::string &s : shapes) {
+    size_t eq = s.find('=');
+    std::string sym = s.substr(0, eq);
+    int64_t value = 0;
+    const char *begin = eq == std::string::npos ? nullptr : s.data() + eq + 1;
+    auto [end, ec] = begin ? std::from_chars(begin, s.data() + s.size(), value)
+                           : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (eq == std::string::npos || !isIdentifier(sym) || ec != std::errc() ||
+        end != s.data() + s.size() || value < 1)
+      throw UsageError{"--shape: expected SYMBOL=N with N a positive integer, got '" + s + "'"};
+    if (!o.shapes.emplace(sym, value).second)
+      throw UsageError{"--shape: symbol '" + sym + "' is given twice"};
+  }
+  if (!o.name.empty() && !isIdentifier(o.name))
+    throw UsageError{"--name: '" + o.name + "' is not a C identifier"};
+  if (o.depfile && !o.outputDir)
+    throw UsageError{"--depfile needs -o (the depfile's targets are the output files)"};
+  if (!o.plugins.empty())
+    throw UsageError{"--plugin: scheduler plugins are not implemented yet in this fuserc"};
+  if (!o.schedulers.empty())
+    throw UsageError{"--schedulers: schedulers are not implemented yet in this fuserc"};
+  if (o.outputDir)
+    throw UsageError{"-o: writing kernels is not implemented yet in this fuserc (code "
+                     "generation is still to come); run without -o to check the input and "
+                     "print dumps with --dump"};
+}
+
+} // namespace
+
+ParsedCommandLine parseCommandLine(int argc, char **argv) {
+  CompileOptions o;
+  std::vector<std::string> dump, shapes;
+  std::string outputDir, dumpDir, cacheDir, depfile;
+
+  CLI::App app{"fuserc: an ahead-of-time fusion compiler for NVIDIA GPUs", "fuserc"};
+  app.set_version_flag("--version", "fuserc " FUSERC_VERSION);
+  app.add_option("INPUT", o.inputs, "fusion files (.fus text or .yaml)")->required();
+  app.add_option("-o,--output", outputDir,
+                 "output directory; without -o, fuserc checks the input, prints the requested "
+                 "dumps and writes nothing");
+  app.add_option("--name", o.name, "base name of the outputs (default: first input's stem)");
+  app.add_option("--arch", o.archs, "architectures, e.g. sm_80,sm_90")->delimiter(',');
+  app.add_option("--emit", o.emit, "any of header,fatbin,manifest,cuda")->delimiter(',');
+  app.add_option("--dump", dump,
+                 "print IR after stages: parsed,canonicalize,layout,alias,segments,schedule,"
+                 "cuda,all")
+      ->delimiter(',');
+  app.add_option("--dump-dir", dumpDir, "write each dump to DIR/NN-stage.txt instead of stderr");
+  app.add_option("--shape", shapes, "specialise a symbolic extent: SYM=N (repeatable)");
+  app.add_option("--schedulers", o.schedulers, "schedulers to use, in priority order")
+      ->delimiter(',');
+  app.add_option("--plugin", o.plugins, "load extra schedulers from a shared library");
+  app.add_option("-j,--jobs", o.jobs, "parallel NVRTC jobs (output identical for any N)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--cache-dir", cacheDir, "compile cache directory");
+  app.add_flag("--no-cache", o.noCache, "do not use the compile cache");
+  app.add_option("--depfile", depfile, "write a Make-style depfile of the inputs");
+  app.add_flag("-v,--verbose", o.verbose, "say what fuserc is doing");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return {std::nullopt, code == 0 ? kExitSuccess : kExitUsageError};
+  }
+  if (app.count("--output"))
+    o.outputDir = outputDir;
+  if (app.count("--dump-dir"))
+    o.dumpDir = dumpDir;
+  if (app.count("--cache-dir"))
+    o.cacheDir = cacheDir;
+  if (app.count("--depfile"))
+    o.depfile = depfile;
+  try {
+    o.dumpStages = resolveDumpStages(dump);
+    validate(o, shapes);
+  } catch (const UsageError &e) {
+    std::fprintf(stderr, "fuserc: error: %s\n", e.message.c_str());
+    return {std::nullopt, kExitUsageError};
+  }
+  return {std::move(o), kExitSuccess};
+}
+
+} // namespace fuserc

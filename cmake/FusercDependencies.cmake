@@ -1,0 +1,25 @@
+# Third-party dependencies, all from Debian packages (see README) and the
+# CUDA toolkit.
+find_package(LLVM 14 REQUIRED CONFIG HINTS /usr/lib/llvm-14/lib/cmake/llvm)
+message(STATUS "LLVM ${LLVM_PACKAGE_VERSION} in ${LLVM_INSTALL_PREFIX}")
+
+# LLVM's static component libraries, wrapped with their headers as SYSTEM
+# includes so LLVM's own warnings do not fail our -Werror build.
+add_library(fuserc_llvm_support INTERFACE)
+target_include_directories(fuserc_llvm_support SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+target_compile_definitions(fuserc_llvm_support INTERFACE ${LLVM_DEFINITIONS})
+target_link_libraries(fuserc_llvm_support INTERFACE LLVMSupport)
+
+add_library(fuserc_llvm_tablegen INTERFACE)
+target_link_libraries(fuserc_llvm_tablegen INTERFACE fuserc_llvm_support LLVMTableGen)
+
+find_program(FILECHECK_EXECUTABLE FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+find_program(LLVM_NOT_EXECUTABLE not HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+find_file(LIT_SCRIPT lit.py HINTS ${LLVM_INSTALL_PREFIX}/build/utils/lit REQUIRED)
+
+find_package(CLI11 REQUIRED CONFIG)
+find_package(yaml-cpp REQUIRED CONFIG)
+find_package(GTest REQUIRED)
+find_path(DLPACK_INCLUDE_DIR dlpack/dlpack.h REQUIRED)
+find_package(CUDAToolkit REQUIRED)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)

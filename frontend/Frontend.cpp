@@ -1,0 +1,56 @@
+// Reading fusion files into a Module (see Frontend.h).
+#include "frontend/Frontend.h"
+
+#include "frontend/FusionBuilder.h"
+#include "frontend/Parser.h"
+#include "frontend/YamlLoader.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace fuserc {
+namespace {
+
+bool loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, DiagnosticEngine &diag,
+                Module &module) {
+  bool yaml = isYamlPath(buffer->getBufferIdentifier());
+  unsigned id = diag.addBuffer(std::move(buffer));
+  llvm::StringRef text = diag.sourceMgr().getMemoryBuffer(id)->getBuffer();
+  std::optional<std::vector<ast::Fusion>> fusions =
+      yaml ? parseFusionYaml(id, diag) : parseFusionText(text, diag);
+  if (!fusions)
+    return false;
+  if (fusions->empty()) {
+    diag.error(llvm::SMLoc::getFromPointer(text.begin()),
+               yaml ? "no fusion in this file" : "no fusion in this file; expected 'fusion NAME { ... }'");
+    return false;
+  }
+  return buildFusions(*fusions, diag, module);
+}
+
+} // namespace
+
+bool isYamlPath(std::string_view path) {
+  return path.ends_with(".yaml") || path.ends_with(".yml");
+}
+
+bool loadFusionFiles(std::span<const std::string> paths, DiagnosticEngine &diag, Module &module) {
+  bool ok = true;
+  for (const std::string &path : paths) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!buffer) {
+      diag.error("cannot read '" + path + "': " + buffer.getError().message());
+      ok = false;
+      continue;
+    }
+    ok &= loadBuffer(std::move(*buffer), diag, module);
+  }
+  return ok;
+}
+
+bool loadFusionSource(std::string_view name, std::string_view text, DiagnosticEngine &diag,
+                      Module &module) {
+  return loadBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name), diag, module);
+}
+
+} // namespace fuserc

@@ -1,0 +1,358 @@
+// Semantic analysis of parsed fusions (see FusionBuilder.h).
+#include "frontend/FusionBuilder.h"
+
+#include "frontend/AttributeConversion.h"
+#include "frontend/Parser.h"
+#include "ir/Inference.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
+#include <set>
+
+namespace fuserc {
+namespace {
+
+// The closest candidate within a small edit distance, for "did you mean".
+std::string suggest(llvm::StringRef name, const std::vector<std::string> &candidates) {
+  std::string best;
+  unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
+  for (const std::string &c : candidates) {
+    unsigned d = name.edit_distance(c, true, bestDistance);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+  }
+  return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+class Builder {
+public:
+  Builder(const ast::Fusion &fusion, DiagnosticEngine &diag)
+      : ast_(fusion), diag_(diag), fusion_(std::make_unique<Fusion>(fusion.name, fusion.loc)) {}
+
+  std::unique_ptr<Fusion> build() {
+    unsigned errorsBefore = diag_.errorCount();
+    collectDefinitions();
+    for (const ast::InputDecl &in : ast_.inputs)
+      declareInput(in);
+    for (const ast::Assignment &a : ast_.assignments)
+      define(a);
+    for (const ast::OutputDecl &out : ast_.outputs)
+      declareOutput(out);
+    if (ast_.outputs.empty())
+      diag_.error(ast_.loc, "fusion '" + ast_.name + "' has no outputs; declare at least one "
+                            "with 'output NAME'");
+    for (const ast::InputDecl &in : ast_.inputs)
+      if (Value *v = fusion_->findValue(in.name); v && !used_.count(v) && isFirstDefinition(in))
+        diag_.error(in.loc, "input '" + in.name + "' is never used");
+    if (diag_.errorCount() != errorsBefore)
+      return nullptr;
+    return std::move(fusion_);
+  }
+
+private:
+  struct Binding {
+    Value *value = nullptr; // null: poisoned by an earlier error
+    llvm::SMLoc loc;
+  };
+
+  bool isFirstDefinition(const ast::InputDecl &in) const {
+    auto it = firstDefinition_.find(in.name);
+    return it != firstDefinition_.end() && it->second.getPointer() == in.loc.getPointer();
+  }
+
+  // Every name's first definition, so a use before it can point at it.
+  void collectDefinitions() {
+    for (const ast::InputDecl &in : ast_.inputs)
+      firstDefinition_.try_emplace(in.name, in.loc);
+    for (const ast::Assignment &a : ast_.assignments)
+      firstDefinition_.try_emplace(a.name, a.loc);
+    for (const ast::InputDecl &in : ast_.inputs)
+      if (in.dims)
+        for (const ast::Dim &d : *in.dims)
+          if (!d.symbol.empty())
+            symbols_.insert(d.symbol);
+  }
+
+  bool bindName(const std::string &name, llvm::SMLoc loc, Value *value) {
+    auto [it, inserted] = names_.try_emplace(name, Binding{value, loc});
+    if (!inserted) {
+      diag_.error(loc, "redefinition of '" + name + "'; values are defined once (SSA)");
+      diag_.note(it->second.loc, "previous definition of '" + name + "' is here");
+      return false;
+    }
+    return true;
+  }
+
+  void declareInput(const ast::InputDecl &in) {
+    std::optional<DType> dtype = parseDType(in.dtype);
+    bool ok = true;
+    if (!dtype) {
+      diag_.error(in.dtypeLoc, "unknown dtype '" + in.dtype +
+                                   "'; expected one of bool, i32, i64, f16, bf16, f32, f64");
+      ok = false;
+    }
+    std::vector<Extent> shape;
+    if (in.dims) {
+      for (const ast::Dim &d : *in.dims) {
+        if (d.value && *d.value < 0) {
+          diag_.error(d.loc, "extent " + std::to_string(*d.value) + " of input '" + in.name +
+                                 "' is negative");
+          ok = false;
+        }
+        shape.push_back(d.value ? Extent(*d.value) : Extent::symbol(d.symbol));
+      }
+    } else {
+      if (in.layout) {
+        diag_.error(in.layout->loc, "scalar input '" + in.name + "' cannot have a layout");
+        ok = false;
+      }
+      if (in.stridedLoc) {
+        diag_.error(*in.stridedLoc, "scalar input '" + in.name + "' cannot be strided");
+        ok = false;
+      }
+    }
+    Layout layout = rowMajorLayout(shape.size());
+    if (in.layout && in.dims) {
+      if (!isPermutation(in.layout->values, shape.size())) {
+        diag_.error(in.layout->loc, "layout" + layoutString(in.layout->values) +
+                                        " of input '" + in.name + "' is not a permutation of " +
+                                        layoutString(rowMajorLayout(shape.size())) +
+                                        " (one entry per dim of its rank-" +
+                                        std::to_string(shape.size()) + " shape)");
+        ok = false;
+      } else {
+        layout = in.layout->values;
+      }
+    }
+    Value *v = nullptr;
+    if (ok)
+      v = in.dims ? fusion_->addTensorInput(in.name, *dtype, std::move(shape), std::move(layout),
+                                            in.stridedLoc.has_value(), in.loc)
+                  : fusion_->addScalarInput(in.name, *dtype, in.loc);
+    bindName(in.name, in.loc, v);
+  }
+
+  void define(const ast::Assignment &a) {
+    Value *v = buildExpr(a.value, a.name);
+    // A bare name or literal on the right gets no op of its own.
+    if (v && (a.value.kind != ast::Expr::Kind::Call)) {
+      diag_.error(a.value.loc, "'" + a.name + " = ...' must be an op call; to use '" +
+                                   (a.value.kind == ast::Expr::Kind::Name ? a.value.name
+                                                                          : a.value.number.str()) +
+                                   "' under another name, refer to it directly");
+      v = nullptr;
+    }
+    bindName(a.name, a.loc, v);
+  }
+
+  // Returns the value, or null after an error (or when an operand is poisoned).
+  Value *buildExpr(const ast::Expr &e, const std::string &resultName) {
+    switch (e.kind) {
+    case ast::Expr::Kind::Number:
+      return fusion_->addLiteral(e.number, e.loc);
+    case ast::Expr::Kind::Name:
+      return resolve(e.name, e.loc);
+    case ast::Expr::Kind::Call:
+      return buildCall(e, resultName);
+    }
+    return nullptr;
+  }
+
+  Value *resolve(const std::string &name, llvm::SMLoc loc) {
+    auto it = names_.find(name);
+    if (it != names_.end()) {
+      if (it->second.value)
+        used_.insert(it->second.value);
+      return it->second.value;
+    }
+    auto def = firstDefinition_.find(name);
+    if (def != firstDefinition_.end()) {
+      diag_.error(loc, "'" + name + "' is used before its definition; statements must be in "
+                                    "dependency order (no cycles)");
+      diag_.note(def->second, "'" + name + "' is defined here");
+      return nullptr;
+    }
+    std::vector<std::string> known;
+    for (const auto &[n, b] : names_)
+      known.push_back(n);
+    if (lookupOp(name))
+      diag_.error(loc, "'" + name + "' is an op; call it as '" + name + "(...)'");
+    else
+      diag_.error(loc, "use of undefined value '" + name + "'" + suggest(name, known));
+    return nullptr;
+  }
+
+  Value *buildCall(const ast::Expr &call, const std::string &resultName) {
+    const OpInfo *info = lookupOp(call.name);
+    if (!info) {
+      std::vector<std::string> ops;
+      for (const OpInfo &op : allOps())
+        ops.emplace_back(op.name);
+      diag_.error(call.loc, "unknown op '" + call.name + "'" + suggest(call.name, ops));
+      return nullptr;
+    }
+    std::vector<Value *> operands;
+    std::vector<llvm::SMLoc> operandLocs;
+    Attributes attrs;
+    std::map<std::string, llvm::SMLoc> attrLocs;
+    bool ok = true;
+    for (const ast::Argument &arg : call.args) {
+      if (arg.attrName.empty()) {
+        Value *v = buildExpr(*arg.operand, "");
+        ok &= v != nullptr;
+        operands.push_back(v);
+        operandLocs.push_back(arg.operand->loc);
+        continue;
+      }
+      ok &= convertAttribute(*info, arg, attrs, attrLocs);
+    }
+    if (!ok)
+      return nullptr;
+
+    InferenceResult result = inferResultType(info->kind, operands, attrs);
+    if (auto *error = std::get_if<InferenceError>(&result)) {
+      llvm::SMLoc loc = call.loc;
+      if (error->operand >= 0 && size_t(error->operand) < operandLocs.size())
+        loc = operandLocs[error->operand];
+      else if (auto it = attrLocs.find(error->attr); it != attrLocs.end())
+        loc = it->second;
+      diag_.error(loc, error->message);
+      return nullptr;
+    }
+    return fusion_->addOp(info->kind, std::move(operands), std::move(attrs),
+                          std::get<TensorType>(std::move(result)), resultName, call.loc)
+        ->result();
+  }
+
+  bool convertAttribute(const OpInfo &info, const ast::Argument &arg, Attributes &attrs,
+                        std::map<std::string, llvm::SMLoc> &attrLocs) {
+    const AttrSpec *spec = info.findAttr(arg.attrName);
+    if (!spec) {
+      std::vector<std::string> names;
+      std::string list;
+      for (const AttrSpec &s : info.attrs) {
+        names.emplace_back(s.name);
+        list += (list.empty() ? "" : ", ") + std::string(s.name);
+      }
+      if (info.attrs.empty())
+        diag_.error(arg.nameLoc, "'" + std::string(info.name) + "' has no attribute '" +
+                                     arg.attrName + "' (it takes no attributes)");
+      else
+        diag_.error(arg.nameLoc, "'" + std::string(info.name) + "' has no attribute '" +
+                                     arg.attrName + "'" + suggest(arg.attrName, names) +
+                                     " (attributes: " + list + ")");
+      return false;
+    }
+    if (attrs.has(spec->name)) {
+      diag_.error(arg.nameLoc, "attribute '" + arg.attrName + "' is given twice");
+      diag_.note(attrLocs[arg.attrName], "first given here");
+      return false;
+    }
+    AttrConversion converted = convertAttrValue(info, *spec, arg.attr, symbols_);
+    if (auto *error = std::get_if<AttrConversionError>(&converted)) {
+      diag_.error(error->loc.isValid() ? error->loc : arg.attr.loc, error->message);
+      return false;
+    }
+    attrs.set(spec->name, std::get<AttrValue>(std::move(converted)));
+    attrLocs[arg.attrName] = arg.attr.loc;
+    return true;
+  }
+
+  void declareOutput(const ast::OutputDecl &out) {
+    auto it = names_.find(out.name);
+    if (it == names_.end()) {
+      std::vector<std::string> known;
+      for (const auto &[n, b] : names_)
+        known.push_back(n);
+      diag_.error(out.loc, "output '" + out.name + "' is not defined" + suggest(out.name, known));
+      return;
+    }
+    Value *v = it->second.value;
+    if (!v)
+      return; // its definition already failed
+    used_.insert(v);
+    if (auto [prev, inserted] = outputs_.try_emplace(out.name, out.loc); !inserted) {
+      diag_.error(out.loc, "'" + out.name + "' is declared as an output twice");
+      diag_.note(prev->second, "first declared here");
+      return;
+    }
+    if (v->isScalarInput()) {
+      diag_.error(out.loc, "output '" + out.name + "' is a scalar input; outputs are tensors");
+      return;
+    }
+    FusionOutput output{v, std::nullopt, nullptr, out.loc};
+    if (out.layout) {
+      if (!isPermutation(out.layout->values, v->rank())) {
+        diag_.error(out.layout->loc, "layout" + layoutString(out.layout->values) +
+                                         " of output '" + out.name +
+                                         "' is not a permutation of " +
+                                         layoutString(rowMajorLayout(v->rank())) + " (it is " +
+                                         std::string(dtypeName(v->dtype())) +
+                                         shapeString(v->shape()) + ")");
+        return;
+      }
+      output.layout = out.layout->values;
+    }
+    if (!out.aliases.empty() && !(output.aliases = checkAlias(out, v)))
+      return;
+    fusion_->addOutput(std::move(output));
+  }
+
+  Value *checkAlias(const ast::OutputDecl &out, Value *v) {
+    Value *target = fusion_->findValue(out.aliases);
+    if (!target || !target->isInput() || target->isScalarInput()) {
+      diag_.error(out.aliasesLoc, "'" + out.aliases + "' is not a tensor input; 'aliases' names "
+                                                      "the input whose buffer the output reuses");
+      return nullptr;
+    }
+    if (target->dtype() != v->dtype() || target->shape() != v->shape()) {
+      diag_.error(out.aliasesLoc,
+                  "output '" + out.name + "' (" + std::string(dtypeName(v->dtype())) +
+                      shapeString(v->shape()) + ") cannot alias input '" + out.aliases + "' (" +
+                      std::string(dtypeName(target->dtype())) + shapeString(target->shape()) +
+                      "): an in-place update needs the same dtype and shape");
+      return nullptr;
+    }
+    for (const FusionOutput &o : fusion_->outputs())
+      if (o.aliases == target) {
+        diag_.error(out.aliasesLoc, "input '" + out.aliases + "' is already aliased by output '" +
+                                        o.value->name() + "'");
+        return nullptr;
+      }
+    return target;
+  }
+
+  const ast::Fusion &ast_;
+  DiagnosticEngine &diag_;
+  std::unique_ptr<Fusion> fusion_;
+  std::map<std::string, Binding> names_;
+  std::map<std::string, llvm::SMLoc> firstDefinition_;
+  std::map<std::string, llvm::SMLoc> outputs_;
+  std::set<std::string> symbols_;
+  std::set<const Value *> used_;
+};
+
+} // namespace
+
+bool buildFusions(std::span<const ast::Fusion> fusions, DiagnosticEngine &diag, Module &module) {
+  unsigned errorsBefore = diag.errorCount();
+  for (const ast::Fusion &f : fusions) {
+    const Fusion *previous = nullptr;
+    for (const auto &existing : module.fusions)
+      if (existing->name() == f.name)
+        previous = existing.get();
+    if (previous) {
+      diag.error(f.loc, "fusion '" + f.name + "' is defined twice; fusion names must be unique");
+      diag.note(previous->loc(), "previous definition is here");
+      continue;
+    }
+    if (std::unique_ptr<Fusion> built = Builder(f, diag).build())
+      module.fusions.push_back(std::move(built));
+  }
+  return diag.errorCount() == errorsBefore;
+}
+
+} // namespace fuserc

@@ -1,0 +1,375 @@
+// The fusion text parser (see Parser.h).
+#include "frontend/Parser.h"
+
+#include "frontend/Lexer.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace fuserc {
+
+bool isKeyword(llvm::StringRef word) {
+  return llvm::StringSwitch<bool>(word)
+      .Cases("fusion", "input", "output", "layout", "strided", "aliases", true)
+      .Cases("true", "false", true)
+      .Default(false);
+}
+
+namespace {
+
+// Thrown after a syntax error has been reported; unwinds the parse.
+struct SyntaxError {};
+
+class Parser {
+public:
+  Parser(llvm::StringRef text, DiagnosticEngine &diag) : lexer_(text), diag_(diag) { advance(); }
+
+  std::vector<ast::Fusion> parseFile() {
+    std::vector<ast::Fusion> fusions;
+    while (!tok_.is(TokenKind::EndOfFile))
+      fusions.push_back(parseFusion());
+    return fusions;
+  }
+
+  ast::Assignment parseWholeAssignment() {
+    ast::Assignment a = parseAssignment();
+    expectEnd("after the statement");
+    return a;
+  }
+
+  ast::Expr parseWholeExpr() {
+    ast::Expr e = parseExpr();
+    expectEnd("after the expression");
+    return e;
+  }
+
+private:
+  void advance() {
+    tok_ = lexer_.next();
+    if (tok_.is(TokenKind::Error)) {
+      diag_.error(tok_.loc, tok_.value);
+      throw SyntaxError{};
+    }
+  }
+
+  [[noreturn]] void errorExpected(llvm::StringRef what) {
+    std::string found = tok_.is(TokenKind::EndOfFile)
+                            ? std::string("end of input")
+                            : std::string(tokenKindName(tok_.kind)) + " '" +
+                                  tok_.spelling.str() + "'";
+    if (tok_.kind != TokenKind::Identifier && tok_.kind != TokenKind::Integer &&
+        tok_.kind != TokenKind::Float && tok_.kind != TokenKind::String &&
+        !tok_.is(TokenKind::EndOfFile))
+      found = std::string(tokenKindName(tok_.kind));
+    diag_.error(tok_.loc, "expected " + what + ", found " + found);
+    throw SyntaxError{};
+  }
+
+  void expect(TokenKind kind, llvm::StringRef what) {
+    if (!tok_.is(kind))
+      errorExpected(what);
+    advance();
+  }
+
+  void expectEnd(llvm::StringRef context) {
+    if (!tok_.is(TokenKind::EndOfFile))
+      errorExpected("end of input " + context.str());
+  }
+
+  // An identifier that names something (not a keyword).
+  std::string expectName(llvm::StringRef what, llvm::SMLoc *loc) {
+    if (!tok_.is(TokenKind::Identifier))
+      errorExpected(what);
+    if (isKeyword(tok_.spelling)) {
+      diag_.error(tok_.loc, "'" + tok_.spelling + "' is a keyword and cannot be used as " + what);
+      throw SyntaxError{};
+    }
+    *loc = tok_.loc;
+    std::string name = tok_.spelling.str();
+    advance();
+    return name;
+  }
+
+  int64_t integerValue(const Token &t, bool negative) {
+    uint64_t magnitude = 0;
+    auto [end, ec] = std::from_chars(t.spelling.begin(), t.spelling.end(), magnitude);
+    uint64_t limit = negative ? uint64_t(1) << 63 : (uint64_t(1) << 63) - 1;
+    if (ec != std::errc() || end != t.spelling.end() || magnitude > limit) {
+      diag_.error(t.loc, "integer literal '" + (negative ? "-" : std::string()) + t.spelling +
+                             "' does not fit in 64 bits");
+      throw SyntaxError{};
+    }
+    return negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+  }
+
+  double floatValue(const Token &t, bool negative) {
+    double v = std::strtod(t.spelling.str().c_str(), nullptr);
+    if (std::isinf(v)) {
+      diag_.error(t.loc, "number '" + t.spelling + "' is too large for f64");
+      throw SyntaxError{};
+    }
+    return negative ? -v : v;
+  }
+
+  // '-'? NUMBER, with the sign folded in.
+  Number parseNumber(llvm::SMLoc *loc) {
+    *loc = tok_.loc;
+    bool negative = false;
+    if (tok_.is(TokenKind::Minus)) {
+      negative = true;
+      advance();
+    }
+    Token t = tok_;
+    if (t.is(TokenKind::Integer)) {
+      advance();
+      return Number::integer(integerValue(t, negative));
+    }
+    if (t.is(TokenKind::Float)) {
+      advance();
+      return Number::floating(floatValue(t, negative));
+    }
+    errorExpected("a number after '-'");
+  }
+
+  ast::Fusion parseFusion() {
+    if (!tok_.isIdentifier("fusion"))
+      errorExpected("'fusion'");
+    advance();
+    ast::Fusion f;
+    f.name = expectName("a fusion name", &f.loc);
+    expect(TokenKind::LBrace, "'{' after the fusion name");
+    while (!tok_.is(TokenKind::RBrace)) {
+      if (tok_.is(TokenKind::EndOfFile))
+        errorExpected("'}' to close fusion '" + f.name + "'");
+      if (tok_.isIdentifier("input"))
+        f.inputs.push_back(parseInput());
+      else if (tok_.isIdentifier("output"))
+        f.outputs.push_back(parseOutput());
+      else if (tok_.is(TokenKind::Identifier) && !isKeyword(tok_.spelling))
+        f.assignments.push_back(parseAssignment());
+      else
+        errorExpected("a statement ('input', 'output' or 'NAME = ...')");
+    }
+    advance();
+    return f;
+  }
+
+  ast::IntList parseIntList() {
+    ast::IntList list;
+    list.loc = tok_.loc;
+    expect(TokenKind::LParen, "'(' after 'layout'");
+    while (!tok_.is(TokenKind::RParen)) {
+      if (!list.values.empty())
+        expect(TokenKind::Comma, "',' or ')' in the layout");
+      llvm::SMLoc loc;
+      Number n = parseNumber(&loc);
+      if (!n.isInteger) {
+        diag_.error(loc, "layout entries must be integers, found '" + n.str() + "'");
+        throw SyntaxError{};
+      }
+      list.values.push_back(n.intValue);
+    }
+    advance();
+    return list;
+  }
+
+  ast::InputDecl parseInput() {
+    advance(); // 'input'
+    ast::InputDecl in;
+    in.name = expectName("an input name", &in.loc);
+    expect(TokenKind::Colon, "':' after the input name");
+    if (!tok_.is(TokenKind::Identifier))
+      errorExpected("a dtype (bool, i32, i64, f16, bf16, f32 or f64)");
+    in.dtype = tok_.spelling.str();
+    in.dtypeLoc = tok_.loc;
+    advance();
+    if (tok_.is(TokenKind::LBracket)) {
+      in.dimsLoc = tok_.loc;
+      advance();
+      std::vector<ast::Dim> dims;
+      while (!tok_.is(TokenKind::RBracket)) {
+        if (!dims.empty())
+          expect(TokenKind::Comma, "',' or ']' in the shape");
+        ast::Dim d;
+        d.loc = tok_.loc;
+        if (tok_.is(TokenKind::Identifier)) {
+          llvm::SMLoc loc;
+          d.symbol = expectName("a symbolic extent", &loc);
+        } else if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Minus)) {
+          llvm::SMLoc loc;
+          Number n = parseNumber(&loc);
+          if (!n.isInteger)
+            errorExpected("an extent");
+          d.value = n.intValue;
+        } else {
+          errorExpected("an extent (an integer or a symbol)");
+        }
+        dims.push_back(std::move(d));
+      }
+      advance();
+      in.dims = std::move(dims);
+    }
+    while (true) {
+      if (tok_.isIdentifier("layout")) {
+        advance();
+        in.layout = parseIntList();
+      } else if (tok_.isIdentifier("strided")) {
+        in.stridedLoc = tok_.loc;
+        advance();
+      } else {
+        break;
+      }
+    }
+    return in;
+  }
+
+  ast::OutputDecl parseOutput() {
+    advance(); // 'output'
+    ast::OutputDecl out;
+    out.name = expectName("an output name", &out.loc);
+    while (true) {
+      if (tok_.isIdentifier("layout")) {
+        advance();
+        out.layout = parseIntList();
+      } else if (tok_.isIdentifier("aliases")) {
+        advance();
+        out.aliases = expectName("the name of the aliased input", &out.aliasesLoc);
+      } else {
+        break;
+      }
+    }
+    return out;
+  }
+
+  ast::Assignment parseAssignment() {
+    ast::Assignment a;
+    a.name = expectName("a value name", &a.loc);
+    expect(TokenKind::Equal, "'=' after '" + a.name + "'");
+    a.value = parseExpr();
+    return a;
+  }
+
+  ast::Expr parseExpr() {
+    ast::Expr e;
+    e.loc = tok_.loc;
+    if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Float) || tok_.is(TokenKind::Minus)) {
+      e.kind = ast::Expr::Kind::Number;
+      llvm::SMLoc loc;
+      e.number = parseNumber(&loc);
+      return e;
+    }
+    if (!tok_.is(TokenKind::Identifier))
+      errorExpected("an operand (a value name, a number or an op call)");
+    llvm::SMLoc loc;
+    e.name = expectName("a value or op name", &loc);
+    if (!tok_.is(TokenKind::LParen)) {
+      e.kind = ast::Expr::Kind::Name;
+      return e;
+    }
+    e.kind = ast::Expr::Kind::Call;
+    advance();
+    while (!tok_.is(TokenKind::RParen)) {
+      if (!e.args.empty())
+        expect(TokenKind::Comma, "',' or ')' in the arguments of '" + e.name + "'");
+      e.args.push_back(parseArgument());
+    }
+    advance();
+    return e;
+  }
+
+  ast::Argument parseArgument() {
+    ast::Argument arg;
+    if (tok_.is(TokenKind::Identifier)) {
+      // Attribute `key=value` or a positional operand starting with a name.
+      Token name = tok_;
+      Lexer saved = lexer_;
+      advance();
+      if (tok_.is(TokenKind::Equal)) {
+        arg.attrName = name.spelling.str();
+        arg.nameLoc = name.loc;
+        advance();
+        arg.attr = parseAttrValue();
+        return arg;
+      }
+      lexer_ = saved;
+      tok_ = name;
+    }
+    arg.operand = std::make_unique<ast::Expr>(parseExpr());
+    return arg;
+  }
+
+  ast::AttrValue parseAttrValue() {
+    ast::AttrValue v;
+    v.loc = tok_.loc;
+    switch (tok_.kind) {
+    case TokenKind::Integer:
+    case TokenKind::Float:
+    case TokenKind::Minus: {
+      llvm::SMLoc loc;
+      Number n = parseNumber(&loc);
+      v.kind = n.isInteger ? ast::AttrValue::Kind::Integer : ast::AttrValue::Kind::Float;
+      v.intValue = n.intValue;
+      v.floatValue = n.floatValue;
+      return v;
+    }
+    case TokenKind::Identifier:
+      if (tok_.spelling == "true" || tok_.spelling == "false") {
+        v.kind = ast::AttrValue::Kind::Bool;
+        v.boolValue = tok_.spelling == "true";
+      } else {
+        v.kind = ast::AttrValue::Kind::Identifier;
+        v.text = tok_.spelling.str();
+      }
+      advance();
+      return v;
+    case TokenKind::String:
+      v.kind = ast::AttrValue::Kind::String;
+      v.text = tok_.value;
+      advance();
+      return v;
+    case TokenKind::LBracket:
+      v.kind = ast::AttrValue::Kind::List;
+      advance();
+      while (!tok_.is(TokenKind::RBracket)) {
+        if (!v.items.empty())
+          expect(TokenKind::Comma, "',' or ']' in the list");
+        v.items.push_back(parseAttrValue());
+      }
+      advance();
+      return v;
+    default:
+      errorExpected("an attribute value");
+    }
+  }
+
+  Lexer lexer_;
+  DiagnosticEngine &diag_;
+  Token tok_;
+};
+
+template <class F> auto guarded(F &&f) -> std::optional<decltype(f())> {
+  try {
+    return f();
+  } catch (SyntaxError &) {
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+std::optional<std::vector<ast::Fusion>> parseFusionText(llvm::StringRef text,
+                                                        DiagnosticEngine &diag) {
+  return guarded([&] { return Parser(text, diag).parseFile(); });
+}
+
+std::optional<ast::Assignment> parseAssignmentText(llvm::StringRef text, DiagnosticEngine &diag) {
+  return guarded([&] { return Parser(text, diag).parseWholeAssignment(); });
+}
+
+std::optional<ast::Expr> parseExprText(llvm::StringRef text, DiagnosticEngine &diag) {
+  return guarded([&] { return Parser(text, diag).parseWholeExpr(); });
+}
+
+} // namespace fuserc

@@ -1,0 +1,40 @@
+// The recursive-descent parser of the fusion text form (DESIGN §2.1).
+//
+// Grammar:
+//   file       := fusion*
+//   fusion     := 'fusion' IDENT '{' statement* '}'
+//   statement  := 'input' IDENT ':' DTYPE ('[' dims ']')? ('layout' intlist)? 'strided'?
+//               | 'output' IDENT ('layout' intlist)? ('aliases' IDENT)?
+//               | IDENT '=' expr
+//   expr       := IDENT '(' (arg (',' arg)*)? ')' | IDENT | '-'? NUMBER
+//   arg        := IDENT '=' attrvalue | expr
+//   attrvalue  := '-'? NUMBER | IDENT | STRING | '[' (attrvalue (',' attrvalue)*)? ']'
+//   intlist    := '(' (INT (',' INT)*)? ')'
+// Syntax errors stop the parse of the file (the first one is reported).
+#pragma once
+
+#include "frontend/AST.h"
+#include "frontend/Diagnostics.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <vector>
+
+namespace fuserc {
+
+// Parses a whole .fus buffer; nullopt after reporting a syntax error.
+std::optional<std::vector<ast::Fusion>> parseFusionText(llvm::StringRef text,
+                                                        DiagnosticEngine &diag);
+
+// Parses one statement `NAME = expr` (as in a YAML op entry) spanning all of
+// `text`; nullopt after reporting an error.
+std::optional<ast::Assignment> parseAssignmentText(llvm::StringRef text, DiagnosticEngine &diag);
+
+// Parses an expression (a YAML `args` entry) spanning all of `text`.
+std::optional<ast::Expr> parseExprText(llvm::StringRef text, DiagnosticEngine &diag);
+
+// Words with a meaning in the text form; they cannot name values.
+bool isKeyword(llvm::StringRef word);
+
+} // namespace fuserc

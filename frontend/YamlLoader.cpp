@@ -1,0 +1,368 @@
+// YAML frontend (see YamlLoader.h).
+#include "frontend/YamlLoader.h"
+
+#include "frontend/Lexer.h"
+#include "frontend/Parser.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <yaml-cpp/yaml.h>
+
+namespace fuserc {
+namespace {
+
+// Thrown after an error has been reported; unwinds the load.
+struct LoadError {};
+
+class YamlLoader {
+public:
+  YamlLoader(unsigned bufferId, DiagnosticEngine &diag)
+      : diag_(diag), buffer_(diag.sourceMgr().getMemoryBuffer(bufferId)->getBuffer()) {}
+
+  std::vector<ast::Fusion> load() {
+    YAML::Node parsed;
+    try {
+      parsed = YAML::Load(buffer_.str());
+    } catch (const YAML::Exception &e) {
+      error(e.mark, "invalid YAML: " + e.msg);
+    }
+    // Only const lookups: a non-const operator[] may insert keys.
+    const YAML::Node &root = parsed;
+    std::vector<ast::Fusion> fusions;
+    if (!root.IsMap())
+      error(root, "expected a fusion (a map with 'name', 'inputs', 'ops', 'outputs') or a map "
+                  "with a 'fusions' list at the top level");
+    if (root["fusions"]) {
+      checkKeys(root, {"fusions"}, "the top level");
+      const YAML::Node list = root["fusions"];
+      if (!list.IsSequence())
+        error(list, "'fusions' must be a list of fusions");
+      for (const YAML::Node &f : list)
+        fusions.push_back(loadFusion(f));
+    } else {
+      fusions.push_back(loadFusion(root));
+    }
+    return fusions;
+  }
+
+private:
+  llvm::SMLoc locOf(const YAML::Mark &mark) const {
+    if (mark.pos < 0 || size_t(mark.pos) > buffer_.size())
+      return llvm::SMLoc::getFromPointer(buffer_.begin());
+    return llvm::SMLoc::getFromPointer(buffer_.begin() + mark.pos);
+  }
+  llvm::SMLoc locOf(const YAML::Node &node) const { return locOf(node.Mark()); }
+
+  [[noreturn]] void error(const YAML::Mark &mark, const std::string &message) {
+    diag_.error(locOf(mark), message);
+    throw LoadError{};
+  }
+  [[noreturn]] void error(const YAML::Node &node, const std::string &message) {
+    error(node.Mark(), message);
+  }
+
+  std::string kindOf(const YAML::Node &node) const {
+    if (node.IsMap())
+      return "a map";
+    if (node.IsSequence())
+      return "a list";
+    if (node.IsNull())
+      return "nothing";
+    return "'" + node.Scalar() + "'";
+  }
+
+  std::string scalar(const YAML::Node &node, const std::string &what) {
+    if (!node.IsScalar())
+      error(node, "expected " + what + ", found " + kindOf(node));
+    return node.Scalar();
+  }
+
+  void checkKeys(const YAML::Node &map, std::initializer_list<const char *> allowed,
+                 const std::string &where) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+      bool known = false;
+      std::string list;
+      for (const char *a : allowed) {
+        known |= key == a;
+        list += (list.empty() ? "" : ", ") + std::string(a);
+      }
+      if (!known)
+        error(it->first, "unknown key '" + key + "' in " + where + "; expected one of: " + list);
+    }
+  }
+
+  // The text of a scalar as it stands in the buffer, when it can be lexed in
+  // place (plain or simply quoted, on one line); otherwise nullopt.
+  std::optional<llvm::StringRef> inPlace(const YAML::Node &node) const {
+    const std::string &value = node.Scalar();
+    size_t pos = node.Mark().pos;
+    if (pos >= buffer_.size())
+      return std::nullopt;
+    if (buffer_[pos] == '"' || buffer_[pos] == '\'')
+      ++pos;
+    llvm::StringRef text = buffer_.substr(pos, value.size());
+    if (text != value)
+      return std::nullopt;
+    return text;
+  }
+
+  // A scalar handed to the text parser: lexed in place when possible, or as
+  // a buffer of its own named after its position.
+  llvm::StringRef statementText(const YAML::Node &node) {
+    if (std::optional<llvm::StringRef> text = inPlace(node))
+      return *text;
+    auto [line, col] = diag_.sourceMgr().getLineAndColumn(locOf(node));
+    std::string name = diag_.sourceMgr()
+                           .getMemoryBuffer(diag_.sourceMgr().FindBufferContainingLoc(locOf(node)))
+                           ->getBufferIdentifier()
+                           .str() +
+                       ":" + std::to_string(line) + ":" + std::to_string(col);
+    unsigned id =
+        diag_.addBuffer(llvm::MemoryBuffer::getMemBufferCopy(node.Scalar(), name));
+    return diag_.sourceMgr().getMemoryBuffer(id)->getBuffer();
+  }
+
+  ast::Fusion loadFusion(const YAML::Node &node) {
+    if (!node.IsMap())
+      error(node, "expected a fusion (a map with 'name', 'inputs', 'ops', 'outputs'), found " +
+                      kindOf(node));
+    checkKeys(node, {"name", "inputs", "ops", "outputs"}, "a fusion");
+    ast::Fusion f;
+    const YAML::Node name = node["name"];
+    if (!name)
+      error(node, "fusion has no 'name'");
+    f.name = scalar(name, "a fusion name");
+    f.loc = locOf(name);
+    if (!isIdentifierText(f.name))
+      error(name, "fusion name '" + f.name + "' is not an identifier");
+    for (const YAML::Node &in : list(node, "inputs"))
+      f.inputs.push_back(loadInput(in));
+    for (const YAML::Node &op : list(node, "ops"))
+      f.assignments.push_back(loadOp(op));
+    for (const YAML::Node &out : list(node, "outputs"))
+      f.outputs.push_back(loadOutput(out));
+    return f;
+  }
+
+  static bool isIdentifierText(llvm::StringRef s) {
+    if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
+      return false;
+    return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; }) && !isKeyword(s);
+  }
+
+  std::vector<YAML::Node> list(const YAML::Node &map, const char *key) {
+    const YAML::Node n = map[key];
+    if (!n)
+      return {};
+    if (!n.IsSequence())
+      error(n, "'" + std::string(key) + "' must be a list, found " + kindOf(n));
+    return {n.begin(), n.end()};
+  }
+
+  std::string name(const YAML::Node &node, const std::string &what) {
+    std::string s = scalar(node, what);
+    if (!isIdentifierText(s))
+      error(node, "expected " + what + ", found '" + s + "'");
+    return s;
+  }
+
+  ast::IntList intList(const YAML::Node &node, const std::string &what) {
+    if (!node.IsSequence())
+      error(node, what + " must be a list of integers like [0, 2, 3, 1], found " + kindOf(node));
+    ast::IntList out;
+    out.loc = locOf(node);
+    for (const YAML::Node &item : node) {
+      std::optional<Number> n = number(item);
+      if (!n || !n->isInteger)
+        error(item, what + " entries must be integers, found " + kindOf(item));
+      out.values.push_back(n->intValue);
+    }
+    return out;
+  }
+
+  // A plain scalar read as a (possibly negative) number, using the text
+  // form's lexer so both forms accept the same numbers.
+  std::optional<Number> number(const YAML::Node &node) {
+    if (!node.IsScalar() || node.Tag() == "!")
+      return std::nullopt;
+    Lexer lexer(node.Scalar());
+    Token t = lexer.next();
+    bool negative = t.is(TokenKind::Minus);
+    if (negative)
+      t = lexer.next();
+    if (!lexer.next().is(TokenKind::EndOfFile))
+      return std::nullopt;
+    if (t.is(TokenKind::Integer)) {
+      long long v;
+      if (t.spelling.getAsInteger(10, v))
+        error(node, "integer '" + node.Scalar() + "' does not fit in 64 bits");
+      return Number::integer(negative ? -v : v);
+    }
+    if (t.is(TokenKind::Float)) {
+      double v = std::strtod(t.spelling.str().c_str(), nullptr);
+      return Number::floating(negative ? -v : v);
+    }
+    return std::nullopt;
+  }
+
+  ast::InputDecl loadInput(const YAML::Node &node) {
+    if (!node.IsMap())
+      error(node, "expected an input (a map with 'name', 'dtype' and optionally 'shape', "
+                  "'layout', 'strided'), found " +
+                      kindOf(node));
+    checkKeys(node, {"name", "dtype", "shape", "layout", "strided"}, "an input");
+    ast::InputDecl in;
+    if (!node["name"])
+      error(node, "input has no 'name'");
+    if (!node["dtype"])
+      error(node, "input has no 'dtype'");
+    in.name = name(node["name"], "an input name");
+    in.loc = locOf(node["name"]);
+    in.dtype = scalar(node["dtype"], "a dtype");
+    in.dtypeLoc = locOf(node["dtype"]);
+    if (const YAML::Node shape = node["shape"]) {
+      if (!shape.IsSequence())
+        error(shape, "'shape' must be a list of extents like [M, 128], found " + kindOf(shape));
+      in.dimsLoc = locOf(shape);
+      std::vector<ast::Dim> dims;
+      for (const YAML::Node &d : shape) {
+        ast::Dim dim;
+        dim.loc = locOf(d);
+        if (std::optional<Number> n = number(d); n && n->isInteger)
+          dim.value = n->intValue;
+        else
+          dim.symbol = name(d, "an extent (an integer or a symbol)");
+        dims.push_back(std::move(dim));
+      }
+      in.dims = std::move(dims);
+    }
+    if (const YAML::Node layout = node["layout"])
+      in.layout = intList(layout, "'layout'");
+    if (const YAML::Node strided = node["strided"]) {
+      std::string s = scalar(strided, "true or false");
+      if (s != "true" && s != "false")
+        error(strided, "'strided' must be true or false, found '" + s + "'");
+      if (s == "true")
+        in.stridedLoc = locOf(strided);
+    }
+    return in;
+  }
+
+  ast::Assignment loadOp(const YAML::Node &node) {
+    if (node.IsScalar()) {
+      std::optional<ast::Assignment> a = parseAssignmentText(statementText(node), diag_);
+      if (!a)
+        throw LoadError{};
+      return std::move(*a);
+    }
+    if (!node.IsMap())
+      error(node, "expected an op: a statement string like 't1 = add(x, y)' or a map with "
+                  "'out', 'op', 'args' and attributes, found " +
+                      kindOf(node));
+    ast::Assignment a;
+    if (!node["out"])
+      error(node, "op has no 'out' (the name of its result)");
+    if (!node["op"])
+      error(node, "op has no 'op' (the op to apply)");
+    a.name = name(node["out"], "a value name for 'out'");
+    a.loc = locOf(node["out"]);
+    a.value.kind = ast::Expr::Kind::Call;
+    a.value.name = name(node["op"], "an op name");
+    a.value.loc = locOf(node["op"]);
+    if (const YAML::Node args = node["args"]) {
+      if (!args.IsSequence())
+        error(args, "'args' must be a list of operands, found " + kindOf(args));
+      for (const YAML::Node &arg : args) {
+        if (!arg.IsScalar())
+          error(arg, "expected an operand (a value name, a number or an op call), found " +
+                         kindOf(arg));
+        std::optional<ast::Expr> e = parseExprText(statementText(arg), diag_);
+        if (!e)
+          throw LoadError{};
+        ast::Argument argument;
+        argument.operand = std::make_unique<ast::Expr>(std::move(*e));
+        a.value.args.push_back(std::move(argument));
+      }
+    }
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      std::string key = scalar(it->first, "an attribute name");
+      if (key == "out" || key == "op" || key == "args")
+        continue;
+      ast::Argument argument;
+      argument.attrName = key;
+      argument.nameLoc = locOf(it->first);
+      argument.attr = attrValue(it->second);
+      a.value.args.push_back(std::move(argument));
+    }
+    return a;
+  }
+
+  ast::AttrValue attrValue(const YAML::Node &node) {
+    ast::AttrValue v;
+    v.loc = locOf(node);
+    if (node.IsSequence()) {
+      v.kind = ast::AttrValue::Kind::List;
+      for (const YAML::Node &item : node)
+        v.items.push_back(attrValue(item));
+      return v;
+    }
+    if (!node.IsScalar())
+      error(node, "expected an attribute value, found " + kindOf(node));
+    const std::string &s = node.Scalar();
+    if (std::optional<Number> n = number(node)) {
+      v.kind = n->isInteger ? ast::AttrValue::Kind::Integer : ast::AttrValue::Kind::Float;
+      v.intValue = n->intValue;
+      v.floatValue = n->floatValue;
+    } else if (node.Tag() != "!" && (s == "true" || s == "false")) {
+      v.kind = ast::AttrValue::Kind::Bool;
+      v.boolValue = s == "true";
+    } else if (node.Tag() != "!" && isIdentifierText(s)) {
+      v.kind = ast::AttrValue::Kind::Identifier;
+      v.text = s;
+    } else {
+      v.kind = ast::AttrValue::Kind::String;
+      v.text = s;
+    }
+    return v;
+  }
+
+  ast::OutputDecl loadOutput(const YAML::Node &node) {
+    ast::OutputDecl out;
+    if (node.IsScalar()) {
+      out.name = name(node, "an output name");
+      out.loc = locOf(node);
+      return out;
+    }
+    if (!node.IsMap())
+      error(node, "expected an output: a name or a map with 'name', 'layout', 'aliases', found " +
+                      kindOf(node));
+    checkKeys(node, {"name", "layout", "aliases"}, "an output");
+    if (!node["name"])
+      error(node, "output has no 'name'");
+    out.name = name(node["name"], "an output name");
+    out.loc = locOf(node["name"]);
+    if (const YAML::Node layout = node["layout"])
+      out.layout = intList(layout, "'layout'");
+    if (const YAML::Node aliases = node["aliases"]) {
+      out.aliases = name(aliases, "the name of the aliased input");
+      out.aliasesLoc = locOf(aliases);
+    }
+    return out;
+  }
+
+  DiagnosticEngine &diag_;
+  llvm::StringRef buffer_;
+};
+
+} // namespace
+
+std::optional<std::vector<ast::Fusion>> parseFusionYaml(unsigned bufferId, DiagnosticEngine &diag) {
+  try {
+    return YamlLoader(bufferId, diag).load();
+  } catch (LoadError &) {
+    return std::nullopt;
+  }
+}
+
+} // namespace fuserc

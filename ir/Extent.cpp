@@ -1,0 +1,427 @@
+// Symbolic extent algebra (see Extent.h): canonical polynomials over symbols and opaque atoms.
+#include "ir/Extent.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace fuserc {
+namespace extent_detail {
+
+enum class AtomKind { Symbol, FloorDiv, CeilDiv, Mod, Min, Max };
+
+// A symbol, or an operation the algebra could not simplify. The printed text is the atom's
+// identity: factors are sorted and compared by it, so equal texts mean interchangeable atoms.
+struct Atom {
+  AtomKind kind = AtomKind::Symbol;
+  std::string name;             // the symbol's name (Symbol only)
+  std::vector<Extent> operands; // the two operands (every kind but Symbol)
+  std::string text;
+};
+
+} // namespace extent_detail
+
+namespace {
+
+using extent_detail::Atom;
+using extent_detail::AtomKind;
+using extent_detail::Poly;
+using extent_detail::Term;
+using AtomPtr = std::shared_ptr<const Atom>;
+
+// Coefficient arithmetic wraps on overflow (two's complement) instead of invoking UB; the
+// overflow builtins store the wrapped result, which is all we need.
+int64_t addWrap(int64_t a, int64_t b) {
+  int64_t r;
+  (void)__builtin_add_overflow(a, b, &r);
+  return r;
+}
+
+int64_t mulWrap(int64_t a, int64_t b) {
+  int64_t r;
+  (void)__builtin_mul_overflow(a, b, &r);
+  return r;
+}
+
+int64_t negWrap(int64_t a) {
+  int64_t r;
+  (void)__builtin_sub_overflow(int64_t{0}, a, &r);
+  return r;
+}
+
+// Floor/ceil division and floor modulo of constants. Division by -1 is special-cased because
+// INT64_MIN / -1 traps; it wraps like the other operations instead.
+std::optional<int64_t> floorDivConst(int64_t a, int64_t b) {
+  if (b == 0)
+    return std::nullopt;
+  if (b == -1)
+    return negWrap(a);
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0)))
+    --q;
+  return q;
+}
+
+std::optional<int64_t> ceilDivConst(int64_t a, int64_t b) {
+  if (b == 0)
+    return std::nullopt;
+  if (b == -1)
+    return negWrap(a);
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) == (b < 0)))
+    ++q;
+  return q;
+}
+
+std::optional<int64_t> modConst(int64_t a, int64_t b) {
+  if (b == 0)
+    return std::nullopt;
+  if (b == -1)
+    return 0;
+  int64_t r = a % b;
+  // Floor semantics: the remainder takes the divisor's sign.
+  if (r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+std::optional<int64_t> foldConst(AtomKind kind, int64_t a, int64_t b) {
+  switch (kind) {
+  case AtomKind::FloorDiv:
+    return floorDivConst(a, b);
+  case AtomKind::CeilDiv:
+    return ceilDivConst(a, b);
+  case AtomKind::Mod:
+    return modConst(a, b);
+  case AtomKind::Min:
+    return std::min(a, b);
+  case AtomKind::Max:
+    return std::max(a, b);
+  case AtomKind::Symbol:
+    break;
+  }
+  return std::nullopt;
+}
+
+const char *kindName(AtomKind kind) {
+  switch (kind) {
+  case AtomKind::FloorDiv:
+    return "floordiv";
+  case AtomKind::CeilDiv:
+    return "ceildiv";
+  case AtomKind::Mod:
+    return "mod";
+  case AtomKind::Min:
+    return "min";
+  case AtomKind::Max:
+    return "max";
+  case AtomKind::Symbol:
+    break;
+  }
+  return "symbol";
+}
+
+// The product of the factors as printed, e.g. "M*N"; empty for a constant term. Terms with the
+// same key are like terms, and terms are ordered by it.
+std::string monomialKey(const std::vector<AtomPtr> &factors) {
+  std::string key;
+  for (const AtomPtr &f : factors) {
+    if (!key.empty())
+      key += '*';
+    key += f->text;
+  }
+  return key;
+}
+
+std::string magnitudeString(int64_t c) {
+  // Through unsigned so that INT64_MIN has a magnitude.
+  uint64_t mag = c < 0 ? uint64_t{0} - static_cast<uint64_t>(c) : static_cast<uint64_t>(c);
+  return std::to_string(mag);
+}
+
+// Puts arbitrary terms into canonical form: factors sorted, like terms combined, zero terms
+// dropped, terms ordered by monomial text with the constant last, and the text printed.
+Extent makeExtent(std::vector<Term> terms) {
+  std::map<std::string, Term> merged;
+  for (Term &t : terms) {
+    std::sort(t.factors.begin(), t.factors.end(),
+              [](const AtomPtr &a, const AtomPtr &b) { return a->text < b->text; });
+    int64_t coeff = t.coeff;
+    auto [it, inserted] = merged.try_emplace(monomialKey(t.factors), std::move(t));
+    if (!inserted)
+      it->second.coeff = addWrap(it->second.coeff, coeff);
+  }
+
+  // The map orders by key; the constant's key "" sorts first, but it is printed last.
+  std::vector<std::pair<std::string, Term>> ordered;
+  for (auto &[key, t] : merged)
+    if (!key.empty() && t.coeff != 0)
+      ordered.emplace_back(key, std::move(t));
+  if (auto it = merged.find(""); it != merged.end() && it->second.coeff != 0)
+    ordered.emplace_back("", std::move(it->second));
+
+  auto poly = std::make_shared<Poly>();
+  for (auto &[key, t] : ordered) {
+    bool negative = t.coeff < 0;
+    if (poly->text.empty())
+      poly->text += negative ? "-" : "";
+    else
+      poly->text += negative ? " - " : " + ";
+    std::string mag = magnitudeString(t.coeff);
+    if (key.empty())
+      poly->text += mag;
+    else
+      poly->text += (mag == "1" ? "" : mag + "*") + key;
+    poly->terms.push_back(std::move(t));
+  }
+  if (poly->terms.empty())
+    poly->text = "0";
+  return Extent(std::shared_ptr<const Poly>(std::move(poly)));
+}
+
+Extent fromAtom(AtomPtr atom) {
+  std::vector<Term> terms(1);
+  terms[0].coeff = 1;
+  terms[0].factors.push_back(std::move(atom));
+  return makeExtent(std::move(terms));
+}
+
+Extent opaque(AtomKind kind, const Extent &a, const Extent &b) {
+  auto atom = std::make_shared<Atom>();
+  atom->kind = kind;
+  atom->operands = {a, b};
+  atom->text = std::string(kindName(kind)) + "(" + a.str() + ", " + b.str() + ")";
+  return fromAtom(std::move(atom));
+}
+
+// c / d when d divides c exactly (d == -1 handled apart: INT64_MIN % -1 traps).
+std::optional<int64_t> exactCoeffQuotient(int64_t c, int64_t d) {
+  if (d == 0)
+    return std::nullopt;
+  if (d == -1)
+    return negWrap(c);
+  if (c % d != 0)
+    return std::nullopt;
+  return c / d;
+}
+
+// The quotient of `a` by the single term `d`, when every term of `a` is an exact multiple of
+// it: coefficients divisible and d's factors a sub-multiset of the term's. Then floor and ceil
+// division agree and the remainder is zero, so the division cancels.
+std::optional<Extent> exactQuotient(const Poly &a, const Term &d) {
+  std::vector<Term> out;
+  for (const Term &t : a.terms) {
+    std::optional<int64_t> coeff = exactCoeffQuotient(t.coeff, d.coeff);
+    if (!coeff)
+      return std::nullopt;
+    // Both factor lists are sorted by text, so one merge-like pass removes d's factors; a
+    // factor of d missing from t leaves `j` short of the end.
+    Term q;
+    q.coeff = *coeff;
+    size_t j = 0;
+    for (const AtomPtr &f : t.factors) {
+      if (j < d.factors.size() && d.factors[j]->text == f->text)
+        ++j;
+      else
+        q.factors.push_back(f);
+    }
+    if (j != d.factors.size())
+      return std::nullopt;
+    out.push_back(std::move(q));
+  }
+  return makeExtent(std::move(out));
+}
+
+Extent divide(AtomKind kind, const Extent &a, const Extent &b) {
+  std::optional<int64_t> ca = a.constant(), cb = b.constant();
+  if (ca && cb) {
+    if (std::optional<int64_t> v = foldConst(kind, *ca, *cb))
+      return *v;
+    return opaque(kind, a, b); // division by zero: evaluate() reports it
+  }
+  // A single-term divisor (a nonzero constant, a symbol, 2*C, ...) may divide exactly; this
+  // also covers x / 1 == x and mod(x, 1) == 0.
+  if (b.poly().terms.size() == 1) {
+    if (std::optional<Extent> q = exactQuotient(a.poly(), b.poly().terms[0]))
+      return kind == AtomKind::Mod ? Extent(0) : *q;
+  }
+  return opaque(kind, a, b);
+}
+
+Extent minMax(AtomKind kind, const Extent &a, const Extent &b) {
+  std::optional<int64_t> ca = a.constant(), cb = b.constant();
+  if (ca && cb)
+    return *foldConst(kind, *ca, *cb);
+  if (a == b)
+    return a;
+  // Commutative: order operands by text so min(a, b) and min(b, a) are the same atom.
+  return a.str() < b.str() ? opaque(kind, a, b) : opaque(kind, b, a);
+}
+
+Extent apply(AtomKind kind, const Extent &a, const Extent &b) {
+  switch (kind) {
+  case AtomKind::FloorDiv:
+    return Extent::floorDiv(a, b);
+  case AtomKind::CeilDiv:
+    return Extent::ceilDiv(a, b);
+  case AtomKind::Mod:
+    return Extent::mod(a, b);
+  case AtomKind::Min:
+    return Extent::min(a, b);
+  case AtomKind::Max:
+    return Extent::max(a, b);
+  case AtomKind::Symbol:
+    break;
+  }
+  return Extent();
+}
+
+void collectSymbols(const Poly &p, std::set<std::string> &out) {
+  for (const Term &t : p.terms)
+    for (const AtomPtr &f : t.factors) {
+      if (f->kind == AtomKind::Symbol)
+        out.insert(f->name);
+      for (const Extent &operand : f->operands)
+        collectSymbols(operand.poly(), out);
+    }
+}
+
+std::optional<int64_t> evaluateAtom(const Atom &atom, const SymbolBindings &bindings) {
+  if (atom.kind == AtomKind::Symbol) {
+    auto it = bindings.find(atom.name);
+    if (it == bindings.end())
+      return std::nullopt;
+    return it->second;
+  }
+  std::optional<int64_t> a = atom.operands[0].evaluate(bindings);
+  std::optional<int64_t> b = atom.operands[1].evaluate(bindings);
+  if (!a || !b)
+    return std::nullopt;
+  return foldConst(atom.kind, *a, *b);
+}
+
+} // namespace
+
+Extent::Extent(int64_t value) {
+  std::vector<Term> terms(1);
+  terms[0].coeff = value;
+  poly_ = makeExtent(std::move(terms)).poly_;
+}
+
+Extent Extent::symbol(std::string_view name) {
+  auto atom = std::make_shared<Atom>();
+  atom->kind = AtomKind::Symbol;
+  atom->name = std::string(name);
+  atom->text = atom->name;
+  return fromAtom(std::move(atom));
+}
+
+Extent operator+(const Extent &a, const Extent &b) {
+  std::vector<Term> terms = a.poly().terms;
+  terms.insert(terms.end(), b.poly().terms.begin(), b.poly().terms.end());
+  return makeExtent(std::move(terms));
+}
+
+Extent operator-(const Extent &a, const Extent &b) {
+  std::vector<Term> terms = a.poly().terms;
+  for (Term t : b.poly().terms) {
+    t.coeff = negWrap(t.coeff);
+    terms.push_back(std::move(t));
+  }
+  return makeExtent(std::move(terms));
+}
+
+Extent operator*(const Extent &a, const Extent &b) {
+  // Distribute: every term of a times every term of b; makeExtent sorts and combines.
+  std::vector<Term> terms;
+  for (const Term &x : a.poly().terms)
+    for (const Term &y : b.poly().terms) {
+      Term t;
+      t.coeff = mulWrap(x.coeff, y.coeff);
+      t.factors = x.factors;
+      t.factors.insert(t.factors.end(), y.factors.begin(), y.factors.end());
+      terms.push_back(std::move(t));
+    }
+  return makeExtent(std::move(terms));
+}
+
+Extent Extent::floorDiv(const Extent &a, const Extent &b) {
+  return divide(AtomKind::FloorDiv, a, b);
+}
+Extent Extent::ceilDiv(const Extent &a, const Extent &b) { return divide(AtomKind::CeilDiv, a, b); }
+Extent Extent::mod(const Extent &a, const Extent &b) { return divide(AtomKind::Mod, a, b); }
+Extent Extent::min(const Extent &a, const Extent &b) { return minMax(AtomKind::Min, a, b); }
+Extent Extent::max(const Extent &a, const Extent &b) { return minMax(AtomKind::Max, a, b); }
+
+std::optional<int64_t> Extent::constant() const {
+  const std::vector<Term> &terms = poly_->terms;
+  if (terms.empty())
+    return 0;
+  if (terms.size() == 1 && terms[0].factors.empty())
+    return terms[0].coeff;
+  return std::nullopt;
+}
+
+std::optional<std::string> Extent::symbolName() const {
+  const std::vector<Term> &terms = poly_->terms;
+  if (terms.size() != 1 || terms[0].coeff != 1 || terms[0].factors.size() != 1 ||
+      terms[0].factors[0]->kind != AtomKind::Symbol)
+    return std::nullopt;
+  return terms[0].factors[0]->name;
+}
+
+std::vector<std::string> Extent::symbols() const {
+  std::set<std::string> names;
+  collectSymbols(*poly_, names);
+  return {names.begin(), names.end()};
+}
+
+std::optional<int64_t> Extent::evaluate(const SymbolBindings &bindings) const {
+  int64_t sum = 0;
+  for (const Term &t : poly_->terms) {
+    int64_t product = t.coeff;
+    for (const AtomPtr &f : t.factors) {
+      std::optional<int64_t> v = evaluateAtom(*f, bindings);
+      if (!v)
+        return std::nullopt;
+      product = mulWrap(product, *v);
+    }
+    sum = addWrap(sum, product);
+  }
+  return sum;
+}
+
+Extent Extent::substitute(const SymbolBindings &bindings) const {
+  // Rebuild through the algebra so that newly constant parts fold and divisions re-simplify.
+  Extent sum;
+  for (const Term &t : poly_->terms) {
+    Extent product = t.coeff;
+    for (const AtomPtr &f : t.factors) {
+      if (f->kind == AtomKind::Symbol) {
+        auto it = bindings.find(f->name);
+        product = product * (it != bindings.end() ? Extent(it->second) : fromAtom(f));
+      } else {
+        product = product * apply(f->kind, f->operands[0].substitute(bindings),
+                                  f->operands[1].substitute(bindings));
+      }
+    }
+    sum = sum + product;
+  }
+  return sum;
+}
+
+std::string shapeString(const std::vector<Extent> &shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    out += (i ? ", " : "") + shape[i].str();
+  return out + "]";
+}
+
+Extent numElements(const std::vector<Extent> &shape) {
+  Extent product = 1;
+  for (const Extent &e : shape)
+    product = product * e;
+  return product;
+}
+
+} // namespace fuserc

@@ -1,0 +1,82 @@
+// Symbolic extents: a small integer-expression algebra over named symbols.
+//
+// An Extent is an immutable expression kept in a canonical form, so that two
+// extents are equal exactly when their canonical forms are: a sum of terms,
+// each an integer coefficient times a product of atoms, where an atom is a
+// symbol or an opaque floor-division, ceiling-division, modulo, min or max
+// of two canonical expressions. Constants fold, like terms combine, products
+// distribute over sums, and divisions that are exact cancel. Printing is
+// deterministic (terms and atoms ordered by their printed form).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fuserc {
+
+class Extent;
+using SymbolBindings = std::map<std::string, int64_t, std::less<>>;
+
+namespace extent_detail {
+struct Atom;
+struct Term {
+  int64_t coeff = 0;
+  std::vector<std::shared_ptr<const Atom>> factors; // sorted by printed form
+};
+struct Poly {
+  std::vector<Term> terms; // sorted, no zero coefficients, at most one constant
+  std::string text;        // canonical printed form, the identity of the poly
+};
+} // namespace extent_detail
+
+class Extent {
+public:
+  Extent() : Extent(int64_t{0}) {}
+  Extent(int64_t value); // NOLINT: an integer is a static extent
+  static Extent symbol(std::string_view name);
+
+  friend Extent operator+(const Extent &a, const Extent &b);
+  friend Extent operator-(const Extent &a, const Extent &b);
+  friend Extent operator*(const Extent &a, const Extent &b);
+  // Floor and ceiling division and modulo (divisor assumed positive).
+  static Extent floorDiv(const Extent &a, const Extent &b);
+  static Extent ceilDiv(const Extent &a, const Extent &b);
+  static Extent mod(const Extent &a, const Extent &b);
+  static Extent min(const Extent &a, const Extent &b);
+  static Extent max(const Extent &a, const Extent &b);
+
+  // The value when the expression has no symbols.
+  std::optional<int64_t> constant() const;
+  bool isConstant(int64_t v) const { return constant() == v; }
+  // The symbol name when the expression is exactly one symbol.
+  std::optional<std::string> symbolName() const;
+  // Every symbol the expression mentions, sorted and unique.
+  std::vector<std::string> symbols() const;
+  // The value under the bindings, or nullopt when a symbol is unbound or a
+  // division by zero occurs.
+  std::optional<int64_t> evaluate(const SymbolBindings &bindings) const;
+  // The expression with bound symbols replaced by their values.
+  Extent substitute(const SymbolBindings &bindings) const;
+
+  const std::string &str() const { return poly_->text; }
+  friend bool operator==(const Extent &a, const Extent &b) { return a.str() == b.str(); }
+  friend bool operator!=(const Extent &a, const Extent &b) { return !(a == b); }
+
+  const extent_detail::Poly &poly() const { return *poly_; }
+  explicit Extent(std::shared_ptr<const extent_detail::Poly> p) : poly_(std::move(p)) {}
+
+private:
+  std::shared_ptr<const extent_detail::Poly> poly_;
+};
+
+// "[M, N]"-style text of a shape.
+std::string shapeString(const std::vector<Extent> &shape);
+// The product of the extents (1 for a scalar).
+Extent numElements(const std::vector<Extent> &shape);
+
+} // namespace fuserc

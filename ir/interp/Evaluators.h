@@ -1,0 +1,51 @@
+// Per-family CPU evaluators of the reference interpreter. ops.td names, per
+// op, the function here that evaluates it (its `cpuEval` field); the
+// generated table kCpuEvaluators maps op kinds to them.
+#pragma once
+
+#include "ir/Fusion.h"
+#include "ir/interp/Tensor.h"
+
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace fuserc {
+
+struct EvalContext {
+  const SymbolBindings &symbols;
+  // The result shape of `op`, with its symbolic extents evaluated.
+  std::vector<int64_t> resultShape(const Op &op) const;
+  int64_t evaluate(const Extent &e) const;
+};
+
+// Thrown by evaluators for run-time errors (e.g. an index out of range);
+// interpret() turns it into InterpreterResult::error.
+struct EvalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using CpuEvaluator = Tensor (*)(const Op &op, std::span<const Tensor *const> operands,
+                                const EvalContext &ctx);
+
+Tensor evalElementwise(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalReduction(const Op &, std::span<const Tensor *const>, const EvalContext &);
+// broadcast_in_dim, expand, reshape, permute, squeeze, unsqueeze, slice, pad:
+// each output element reads (at most) one input element.
+Tensor evalIndexMap(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalCat(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalIndexSelect(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalGather(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalScatter(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalFull(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalIota(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalRandLike(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalSoftmax(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalLogSoftmax(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalLayerNorm(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalRmsNorm(const Op &, std::span<const Tensor *const>, const EvalContext &);
+
+// The evaluator ops.td names for `kind`.
+CpuEvaluator cpuEvaluator(OpKind kind);
+
+} // namespace fuserc

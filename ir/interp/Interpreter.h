@@ -1,0 +1,35 @@
+// The reference interpreter: evaluates a fusion on the CPU. It is the oracle
+// every GPU test compares against.
+//
+// Semantics: elementwise math on floating-point values is computed in double
+// and rounded to f32 after every op whose dtype is f16, bf16 or f32 (the GPU
+// computes f16/bf16 math in f32); f16 and bf16 values are rounded to their
+// dtype only where they are stored: fusion outputs and explicit casts.
+// Integer math wraps to the dtype's width. Reductions accumulate in double
+// (floating) or int64 (integers).
+#pragma once
+
+#include "ir/Extent.h"
+#include "ir/Fusion.h"
+#include "ir/interp/Tensor.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+struct InterpreterResult {
+  bool ok = false;
+  std::string error;           // when !ok: what went wrong, for a person
+  std::vector<Tensor> outputs; // in the fusion's output order
+  SymbolBindings symbols;      // every symbol's value, as bound from the inputs
+};
+
+// `inputs` maps every input name to a tensor (rank 0 for scalar inputs).
+// Symbols are bound from the input shapes (and `symbols`, which may bind
+// ones that appear only in attributes); inconsistent extents are an error.
+InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Tensor> &inputs,
+                            const SymbolBindings &symbols = {});
+
+} // namespace fuserc

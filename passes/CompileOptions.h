@@ -1,0 +1,31 @@
+// Every option of a fuserc run, in one struct that travels from the command
+// line through the pipeline (no global state).
+#pragma once
+
+#include "ir/Extent.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+struct CompileOptions {
+  std::vector<std::string> inputs;
+  std::optional<std::string> outputDir; // -o; absent: check and dump only
+  std::string name;                     // base name of the outputs
+  std::vector<std::string> archs{"sm_80", "sm_90"};
+  std::vector<std::string> emit{"header", "fatbin", "manifest"};
+  std::vector<std::string> dumpStages; // pipeline stage names, in pipeline order
+  std::optional<std::string> dumpDir;
+  SymbolBindings shapes; // --shape SYM=N
+  std::vector<std::string> schedulers;
+  std::vector<std::string> plugins;
+  unsigned jobs = 1;
+  std::optional<std::string> cacheDir;
+  bool noCache = false;
+  std::optional<std::string> depfile;
+  bool verbose = false;
+};
+
+} // namespace fuserc

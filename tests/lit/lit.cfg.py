@@ -1,0 +1,20 @@
+# lit configuration for fuserc's file-based tests: golden dumps (FileCheck),
+# expected diagnostics, text/YAML equivalence and TableGen backend errors.
+import os
+import lit.formats
+
+config.name = "fuserc"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".fus", ".yaml", ".td", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
+
+config.substitutions.append(("%fuserc-tblgen", config.fuserc_tblgen))
+config.substitutions.append(("%fuserc", config.fuserc))
+config.substitutions.append(("%root", config.source_root))
+# `%expect-exit N CMD...` runs CMD and fails unless it exits with exactly N.
+config.substitutions.append(
+    ("%expect-exit", os.path.join(config.test_source_root, "expect-exit.sh")))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("%not", config.llvm_not))
+config.environment["LC_ALL"] = "C"
