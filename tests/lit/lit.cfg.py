@@ -5,7 +5,7 @@ import lit.formats
 
 config.name = "fuserc"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".fus", ".yaml", ".td", ".test"]
+config.suffixes = [".fus", ".yaml", ".yml", ".td", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 

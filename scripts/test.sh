@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds fuserc, and runs every test (unit tests,
+# lit golden/diagnostic tests, generated-docs check) through ctest.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+fuserc_install_dependencies
+fuserc_build
+cd "$FUSERC_BUILD"
+ctest --output-on-failure -j "$(nproc)"
