@@ -41,15 +41,18 @@ std::vector<std::string> resolveDumpStages(const std::vector<std::string> &reque
       continue;
     }
     if (stageNumber(r) == 0)
-      throw UsageError{"--dump: unknown stage '" + r + "'; stages are " +
-                       joined(pipelineStages()) + ",all"};
+      throw UsageError{"--dump: unknown stage '" + r + "'; stages are " + joined(pipelineStages()) +
+                       ",all"};
     if (!isStageImplemented(r))
-      throw UsageError{"--dump: stage '" + r + "' is not implemented yet in this fuserc; "
-                       "available: " + joined(implemented) + ",all"};
+      throw UsageError{"--dump: stage '" + r +
+                       "' is not implemented yet in this fuserc; "
+                       "available: " +
+                       joined(implemented) + ",all"};
     stages.push_back(r);
   }
-  std::sort(stages.begin(), stages.end(),
-            [](const std::string &a, const std::string &b) { return stageNumber(a) < stageNumber(b); });
+  std::sort(stages.begin(), stages.end(), [](const std::string &a, const std::string &b) {
+    return stageNumber(a) < stageNumber(b);
+  });
   stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
   return stages;
 }

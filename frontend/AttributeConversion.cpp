@@ -53,9 +53,8 @@ public:
     case AttrKind::Enum:
       return enumValue(v);
     case AttrKind::AxisList:
-      return list<int64_t>(v, "a list of axes like [0, -1]", [&](const auto &item) {
-        return integer(item);
-      });
+      return list<int64_t>(v, "a list of axes like [0, -1]",
+                           [&](const auto &item) { return integer(item); });
     case AttrKind::Extent:
       return extent(v);
     case AttrKind::ExtentList:

@@ -23,7 +23,8 @@ public:
   // The location of 1-based (line, column) in a buffer.
   llvm::SMLoc locFor(unsigned bufferId, unsigned line, unsigned column);
 
-  void error(llvm::SMLoc loc, const llvm::Twine &message, llvm::ArrayRef<llvm::SMRange> ranges = {});
+  void error(llvm::SMLoc loc, const llvm::Twine &message,
+             llvm::ArrayRef<llvm::SMRange> ranges = {});
   void note(llvm::SMLoc loc, const llvm::Twine &message);
   // An error that belongs to no source location (e.g. an unreadable file).
   void error(const llvm::Twine &message);

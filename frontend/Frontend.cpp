@@ -21,7 +21,8 @@ bool loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, DiagnosticEngine &di
     return false;
   if (fusions->empty()) {
     diag.error(llvm::SMLoc::getFromPointer(text.begin()),
-               yaml ? "no fusion in this file" : "no fusion in this file; expected 'fusion NAME { ... }'");
+               yaml ? "no fusion in this file"
+                    : "no fusion in this file; expected 'fusion NAME { ... }'");
     return false;
   }
   return buildFusions(*fusions, diag, module);
@@ -29,9 +30,7 @@ bool loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, DiagnosticEngine &di
 
 } // namespace
 
-bool isYamlPath(std::string_view path) {
-  return path.ends_with(".yaml") || path.ends_with(".yml");
-}
+bool isYamlPath(std::string_view path) { return path.ends_with(".yaml") || path.ends_with(".yml"); }
 
 bool loadFusionFiles(std::span<const std::string> paths, DiagnosticEngine &diag, Module &module) {
   bool ok = true;

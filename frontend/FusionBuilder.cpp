@@ -13,8 +13,8 @@
 namespace fuserc {
 namespace {
 
-// The closest candidate within a small edit distance, for "did you mean".
-std::string suggest(llvm::StringRef name, const std::vector<std::string> &candidates) {
+// The closest candidate within a small edit distance, or "".
+std::string closest(llvm::StringRef name, const std::vector<std::string> &candidates) {
   std::string best;
   unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
   for (const std::string &c : candidates) {
@@ -24,6 +24,12 @@ std::string suggest(llvm::StringRef name, const std::vector<std::string> &candid
       best = c;
     }
   }
+  return best;
+}
+
+// The "did you mean" tail of a message, or "".
+std::string suggest(llvm::StringRef name, const std::vector<std::string> &candidates) {
+  std::string best = closest(name, candidates);
   return best.empty() ? "" : "; did you mean '" + best + "'?";
 }
 
@@ -42,8 +48,9 @@ public:
     for (const ast::OutputDecl &out : ast_.outputs)
       declareOutput(out);
     if (ast_.outputs.empty())
-      diag_.error(ast_.loc, "fusion '" + ast_.name + "' has no outputs; declare at least one "
-                            "with 'output NAME'");
+      diag_.error(ast_.loc, "fusion '" + ast_.name +
+                                "' has no outputs; declare at least one "
+                                "with 'output NAME'");
     for (const ast::InputDecl &in : ast_.inputs)
       if (Value *v = fusion_->findValue(in.name); v && !used_.count(v) && isFirstDefinition(in))
         diag_.error(in.loc, "input '" + in.name + "' is never used");
@@ -117,8 +124,8 @@ private:
     Layout layout = rowMajorLayout(shape.size());
     if (in.layout && in.dims) {
       if (!isPermutation(in.layout->values, shape.size())) {
-        diag_.error(in.layout->loc, "layout" + layoutString(in.layout->values) +
-                                        " of input '" + in.name + "' is not a permutation of " +
+        diag_.error(in.layout->loc, "layout" + layoutString(in.layout->values) + " of input '" +
+                                        in.name + "' is not a permutation of " +
                                         layoutString(rowMajorLayout(shape.size())) +
                                         " (one entry per dim of its rank-" +
                                         std::to_string(shape.size()) + " shape)");
@@ -170,18 +177,26 @@ private:
     }
     auto def = firstDefinition_.find(name);
     if (def != firstDefinition_.end()) {
-      diag_.error(loc, "'" + name + "' is used before its definition; statements must be in "
-                                    "dependency order (no cycles)");
+      diag_.error(loc, "'" + name +
+                           "' is used before its definition; statements must be in "
+                           "dependency order (no cycles)");
       diag_.note(def->second, "'" + name + "' is defined here");
       return nullptr;
     }
     std::vector<std::string> known;
     for (const auto &[n, b] : names_)
       known.push_back(n);
-    if (lookupOp(name))
+    if (lookupOp(name)) {
       diag_.error(loc, "'" + name + "' is an op; call it as '" + name + "(...)'");
-    else
-      diag_.error(loc, "use of undefined value '" + name + "'" + suggest(name, known));
+      return nullptr;
+    }
+    std::string best = closest(name, known);
+    diag_.error(loc, "use of undefined value '" + name + "'" +
+                         (best.empty() ? "" : "; did you mean '" + best + "'?"));
+    // The misspelt use was most likely meant for the suggestion: do not
+    // also report it as an unused input.
+    if (Value *meant = best.empty() ? nullptr : names_[best].value)
+      used_.insert(meant);
     return nullptr;
   }
 
@@ -197,7 +212,7 @@ private:
     std::vector<Value *> operands;
     std::vector<llvm::SMLoc> operandLocs;
     Attributes attrs;
-    std::map<std::string, llvm::SMLoc> attrLocs;
+    std::map<std::string, const ast::Argument *> attrArgs;
     bool ok = true;
     for (const ast::Argument &arg : call.args) {
       if (arg.attrName.empty()) {
@@ -207,7 +222,7 @@ private:
         operandLocs.push_back(arg.operand->loc);
         continue;
       }
-      ok &= convertAttribute(*info, arg, attrs, attrLocs);
+      ok &= convertAttribute(*info, arg, attrs, attrArgs);
     }
     if (!ok)
       return nullptr;
@@ -217,18 +232,26 @@ private:
       llvm::SMLoc loc = call.loc;
       if (error->operand >= 0 && size_t(error->operand) < operandLocs.size())
         loc = operandLocs[error->operand];
-      else if (auto it = attrLocs.find(error->attr); it != attrLocs.end())
-        loc = it->second;
+      else if (auto it = attrArgs.find(error->attr); it != attrArgs.end())
+        loc = attrLoc(it->second->attr, error->attrItem);
       diag_.error(loc, error->message);
       return nullptr;
     }
-    return fusion_->addOp(info->kind, std::move(operands), std::move(attrs),
-                          std::get<TensorType>(std::move(result)), resultName, call.loc)
+    return fusion_
+        ->addOp(info->kind, std::move(operands), std::move(attrs),
+                std::get<TensorType>(std::move(result)), resultName, call.loc)
         ->result();
   }
 
+  // Where an attribute value, or one entry of a list value, was written.
+  static llvm::SMLoc attrLoc(const ast::AttrValue &value, int item) {
+    if (value.kind == ast::AttrValue::Kind::List && item >= 0 && size_t(item) < value.items.size())
+      return value.items[item].loc;
+    return value.loc;
+  }
+
   bool convertAttribute(const OpInfo &info, const ast::Argument &arg, Attributes &attrs,
-                        std::map<std::string, llvm::SMLoc> &attrLocs) {
+                        std::map<std::string, const ast::Argument *> &attrArgs) {
     const AttrSpec *spec = info.findAttr(arg.attrName);
     if (!spec) {
       std::vector<std::string> names;
@@ -248,7 +271,7 @@ private:
     }
     if (attrs.has(spec->name)) {
       diag_.error(arg.nameLoc, "attribute '" + arg.attrName + "' is given twice");
-      diag_.note(attrLocs[arg.attrName], "first given here");
+      diag_.note(attrArgs[arg.attrName]->nameLoc, "first given here");
       return false;
     }
     AttrConversion converted = convertAttrValue(info, *spec, arg.attr, symbols_);
@@ -257,7 +280,7 @@ private:
       return false;
     }
     attrs.set(spec->name, std::get<AttrValue>(std::move(converted)));
-    attrLocs[arg.attrName] = arg.attr.loc;
+    attrArgs[arg.attrName] = &arg;
     return true;
   }
 
@@ -286,9 +309,8 @@ private:
     FusionOutput output{v, std::nullopt, nullptr, out.loc};
     if (out.layout) {
       if (!isPermutation(out.layout->values, v->rank())) {
-        diag_.error(out.layout->loc, "layout" + layoutString(out.layout->values) +
-                                         " of output '" + out.name +
-                                         "' is not a permutation of " +
+        diag_.error(out.layout->loc, "layout" + layoutString(out.layout->values) + " of output '" +
+                                         out.name + "' is not a permutation of " +
                                          layoutString(rowMajorLayout(v->rank())) + " (it is " +
                                          std::string(dtypeName(v->dtype())) +
                                          shapeString(v->shape()) + ")");
@@ -304,8 +326,9 @@ private:
   Value *checkAlias(const ast::OutputDecl &out, Value *v) {
     Value *target = fusion_->findValue(out.aliases);
     if (!target || !target->isInput() || target->isScalarInput()) {
-      diag_.error(out.aliasesLoc, "'" + out.aliases + "' is not a tensor input; 'aliases' names "
-                                                      "the input whose buffer the output reuses");
+      diag_.error(out.aliasesLoc, "'" + out.aliases +
+                                      "' is not a tensor input; 'aliases' names "
+                                      "the input whose buffer the output reuses");
       return nullptr;
     }
     if (target->dtype() != v->dtype() || target->shape() != v->shape()) {

@@ -74,8 +74,7 @@ Token Lexer::next() {
     return make(TokenKind::EndOfFile, begin);
   char c = *pos_;
   if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-    while (pos_ != text_.end() &&
-           (std::isalnum(static_cast<unsigned char>(*pos_)) || *pos_ == '_'))
+    while (pos_ != text_.end() && (std::isalnum(static_cast<unsigned char>(*pos_)) || *pos_ == '_'))
       ++pos_;
     return make(TokenKind::Identifier, begin);
   }
@@ -143,8 +142,7 @@ Token Lexer::lexNumber(const char *begin) {
     digits();
   }
   if (pos_ != text_.end() && (std::isalpha(static_cast<unsigned char>(*pos_)) || *pos_ == '_')) {
-    while (pos_ != text_.end() &&
-           (std::isalnum(static_cast<unsigned char>(*pos_)) || *pos_ == '_'))
+    while (pos_ != text_.end() && (std::isalnum(static_cast<unsigned char>(*pos_)) || *pos_ == '_'))
       ++pos_;
     Token t = make(TokenKind::Error, begin);
     t.value = "invalid number '" + t.spelling.str() + "'";

@@ -55,10 +55,9 @@ private:
   }
 
   [[noreturn]] void errorExpected(llvm::StringRef what) {
-    std::string found = tok_.is(TokenKind::EndOfFile)
-                            ? std::string("end of input")
-                            : std::string(tokenKindName(tok_.kind)) + " '" +
-                                  tok_.spelling.str() + "'";
+    std::string found = tok_.is(TokenKind::EndOfFile) ? std::string("end of input")
+                                                      : std::string(tokenKindName(tok_.kind)) +
+                                                            " '" + tok_.spelling.str() + "'";
     if (tok_.kind != TokenKind::Identifier && tok_.kind != TokenKind::Integer &&
         tok_.kind != TokenKind::Float && tok_.kind != TokenKind::String &&
         !tok_.is(TokenKind::EndOfFile))

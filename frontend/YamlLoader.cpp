@@ -118,8 +118,7 @@ private:
                            ->getBufferIdentifier()
                            .str() +
                        ":" + std::to_string(line) + ":" + std::to_string(col);
-    unsigned id =
-        diag_.addBuffer(llvm::MemoryBuffer::getMemBufferCopy(node.Scalar(), name));
+    unsigned id = diag_.addBuffer(llvm::MemoryBuffer::getMemBufferCopy(node.Scalar(), name));
     return diag_.sourceMgr().getMemoryBuffer(id)->getBuffer();
   }
 
@@ -275,8 +274,8 @@ private:
         error(args, "'args' must be a list of operands, found " + kindOf(args));
       for (const YAML::Node &arg : args) {
         if (!arg.IsScalar())
-          error(arg, "expected an operand (a value name, a number or an op call), found " +
-                         kindOf(arg));
+          error(arg,
+                "expected an operand (a value name, a number or an op call), found " + kindOf(arg));
         std::optional<ast::Expr> e = parseExprText(statementText(arg), diag_);
         if (!e)
           throw LoadError{};

@@ -9,7 +9,7 @@ namespace fuserc {
 
 enum class DType : uint8_t { Bool, I32, I64, F16, BF16, F32, F64 };
 
-inline constexpr DType kAllDTypes[] = {DType::Bool, DType::I32,  DType::I64, DType::F16,
+inline constexpr DType kAllDTypes[] = {DType::Bool, DType::I32, DType::I64, DType::F16,
                                        DType::BF16, DType::F32, DType::F64};
 
 std::string_view dtypeName(DType t);

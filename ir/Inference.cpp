@@ -16,8 +16,44 @@ struct Failure {
   InferenceError error;
 };
 
-[[noreturn]] void fail(std::string message, int operand = -1, std::string attr = {}) {
-  throw Failure{{std::move(message), operand, std::move(attr)}};
+[[noreturn]] void fail(std::string message, int operand = -1, std::string attr = {},
+                       int attrItem = -1) {
+  throw Failure{{std::move(message), operand, std::move(attr), attrItem}};
+}
+
+// "1 operand", "2 operands".
+std::string operandCount(size_t n) {
+  return std::to_string(n) + (n == 1 ? " operand" : " operands");
+}
+
+// What a missing attribute should look like, for "requires attribute ...":
+// spelled out so the user can write it without looking up ops.td.
+std::string expectedValue(const AttrSpec &spec) {
+  switch (spec.kind) {
+  case AttrKind::Int:
+    return "an integer";
+  case AttrKind::Number:
+    return "a number";
+  case AttrKind::Bool:
+    return "true or false";
+  case AttrKind::DType:
+    return "a dtype: bool, i32, i64, f16, bf16, f32 or f64";
+  case AttrKind::Axis:
+    return "an axis";
+  case AttrKind::AxisList:
+    return "a list of axes like [0, -1]";
+  case AttrKind::Extent:
+    return "an extent: an integer or a symbol";
+  case AttrKind::ExtentList:
+    return "a list of extents like [M, 128]";
+  case AttrKind::Enum: {
+    std::string choices;
+    for (std::string_view c : spec.choices)
+      choices += (choices.empty() ? "one of \"" : ", \"") + std::string(c) + "\"";
+    return choices;
+  }
+  }
+  return std::string(attrKindDescription(spec.kind));
 }
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -82,17 +118,19 @@ private:
     size_t expected = info_.operands.size();
     if (info_.isVariadic()) {
       if (operands_.size() < expected)
-        fail(opName() + " expects at least " + std::to_string(expected) + " operand(s), got " +
+        fail(opName() + " expects at least " + operandCount(expected) + ", got " +
              std::to_string(operands_.size()));
     } else if (operands_.size() != expected) {
-      fail(opName() + " expects " + std::to_string(expected) + " operand(s), got " +
-           std::to_string(operands_.size()));
+      // Too many: point at the first one too many; too few: at the call.
+      fail(opName() + " expects " + operandCount(expected) + ", got " +
+               std::to_string(operands_.size()),
+           operands_.size() > expected ? int(expected) : -1);
     }
     for (size_t i = 0; i < operands_.size(); ++i) {
       const OperandSpec &spec = info_.operands[std::min(i, info_.operands.size() - 1)];
       const Value *v = operand(i);
-      std::string what = "operand " + std::to_string(i + 1) + " (" + quoted(spec.name) +
-                         ") of " + opName();
+      std::string what =
+          "operand " + std::to_string(i + 1) + " (" + quoted(spec.name) + ") of " + opName();
       if (spec.kind == OperandKind::Index && !isInteger(v->dtype()))
         fail(what + " must be an integer tensor, got " + typeString(v), int(i));
       if (spec.kind == OperandKind::Scalar && (!v->isRankZero() || !isInteger(v->dtype())))
@@ -105,8 +143,8 @@ private:
       if (attrs_.has(spec.name))
         continue;
       if (spec.required)
-        fail(opName() + " requires attribute " + quoted(spec.name) + " (" +
-             std::string(attrKindDescription(spec.kind)) + ")");
+        fail(opName() + " requires attribute " + quoted(spec.name) + " (" + expectedValue(spec) +
+             ")");
       if (!spec.defaultValue.empty())
         attrs_.set(spec.name, parseDefault(spec.kind, spec.defaultValue));
     }
@@ -124,7 +162,9 @@ private:
 
   // --- attribute helpers --------------------------------------------------
 
-  int64_t normalizeAxis(int64_t axis, size_t rank, std::string_view attr) const {
+  // `item` is the axis' index in a list attribute (-1 for a single axis),
+  // so the diagnostic can point at the entry itself.
+  int64_t normalizeAxis(int64_t axis, size_t rank, std::string_view attr, int item = -1) const {
     int64_t r = static_cast<int64_t>(rank);
     if (axis < -r || axis >= r) {
       std::string range = r == 0 ? "a rank-0 tensor has no axes"
@@ -132,7 +172,7 @@ private:
                                        std::to_string(r - 1) + "]";
       fail(opName() + " axis " + std::to_string(axis) + " is out of range for a rank-" +
                std::to_string(r) + " tensor (" + range + ")",
-           -1, std::string(attr));
+           -1, std::string(attr), item);
     }
     return axis < 0 ? axis + r : axis;
   }
@@ -145,16 +185,21 @@ private:
 
   // Normalized, sorted, unique axes.
   std::vector<int64_t> axisSetAttr(std::string_view attr, size_t rank, bool allowEmpty) {
+    const std::vector<int64_t> given = attrs_.axes(attr);
     std::vector<int64_t> axes;
-    for (int64_t a : attrs_.axes(attr))
-      axes.push_back(normalizeAxis(a, rank, attr));
+    for (size_t i = 0; i < given.size(); ++i)
+      axes.push_back(normalizeAxis(given[i], rank, attr, int(i)));
+    // Reported at the second mention, with the list as written: [1, -1]
+    // names dim 1 twice only once negative axes are counted from the end.
+    for (size_t i = 0; i < axes.size(); ++i)
+      for (size_t j = 0; j < i; ++j)
+        if (axes[i] == axes[j])
+          fail(opName() + " " + quoted(attr) + " " + attrValueString(given) + " names dim " +
+                   std::to_string(axes[i]) + " of the rank-" + std::to_string(rank) +
+                   " operand twice",
+               -1, std::string(attr), int(i));
     std::vector<int64_t> sorted = axes;
     std::sort(sorted.begin(), sorted.end());
-    auto dup = std::adjacent_find(sorted.begin(), sorted.end());
-    if (dup != sorted.end())
-      fail(opName() + " axis " + std::to_string(*dup) + " appears more than once in " +
-               quoted(attr),
-           -1, std::string(attr));
     if (sorted.empty() && !allowEmpty)
       fail(opName() + " needs at least one axis in " + quoted(attr), -1, std::string(attr));
     attrs_.set(attr, sorted);
@@ -163,9 +208,8 @@ private:
 
   void requireNonNegative(const Extent &e, std::string_view attr) const {
     if (auto c = e.constant(); c && *c < 0)
-      fail(opName() + " extent " + std::to_string(*c) + " in " + quoted(attr) +
-               " is negative",
-           -1, std::string(attr));
+      fail(opName() + " extent " + std::to_string(*c) + " in " + quoted(attr) + " is negative", -1,
+           std::string(attr));
   }
 
   // --- shape rules ----------------------------------------------------------
@@ -215,9 +259,8 @@ private:
     for (size_t i = 1; i < operands_.size(); ++i) {
       auto merged = broadcastShapes(shape, operand(i)->shape());
       if (!merged)
-        fail("operands of " + opName() + " do not broadcast: " + shapeString(shape) +
-                 " and " + shapeString(operand(i)->shape()) + " (operand " +
-                 std::to_string(i + 1) +
+        fail("operands of " + opName() + " do not broadcast: " + shapeString(shape) + " and " +
+                 shapeString(operand(i)->shape()) + " (operand " + std::to_string(i + 1) +
                  "); extents must be equal, the same symbol, or a static 1",
              int(i));
       shape = std::move(*merged);
@@ -247,24 +290,24 @@ private:
       requireNonNegative(e, "shape");
     std::vector<int64_t> dims;
     for (int64_t d : attrs_.axes("broadcast_dims"))
-      dims.push_back(normalizeAxis(d, out.size(), "broadcast_dims"));
+      dims.push_back(normalizeAxis(d, out.size(), "broadcast_dims", int(dims.size())));
     attrs_.set("broadcast_dims", dims);
     if (dims.size() != in.size())
-      fail(opName() + " needs one entry in 'broadcast_dims' per operand dim: the operand has rank " +
-               std::to_string(in.size()) + ", 'broadcast_dims' has " +
-               std::to_string(dims.size()),
+      fail(opName() +
+               " needs one entry in 'broadcast_dims' per operand dim: the operand has rank " +
+               std::to_string(in.size()) + ", 'broadcast_dims' has " + std::to_string(dims.size()),
            -1, "broadcast_dims");
     for (size_t i = 0; i < dims.size(); ++i) {
       if (i && dims[i] <= dims[i - 1])
         fail(opName() + " 'broadcast_dims' must be strictly increasing, got " +
                  attrValueString(dims),
-             -1, "broadcast_dims");
+             -1, "broadcast_dims", int(i));
       const Extent &target = out[dims[i]];
       if (!in[i].isConstant(1) && in[i] != target)
         fail(opName() + " operand dim " + std::to_string(i) + " has extent " + in[i].str() +
                  ", which cannot broadcast to output dim " + std::to_string(dims[i]) +
                  " of extent " + target.str(),
-             -1, "broadcast_dims");
+             -1, "broadcast_dims", int(i));
     }
     return out;
   }
@@ -281,7 +324,10 @@ private:
       bool keep = out[d].isConstant(-1);
       if (d < lead) {
         if (keep)
-          fail(opName() + " cannot use -1 for new leading dim " + std::to_string(d), -1, "shape");
+          fail(opName() + " cannot use -1 for new leading dim " + std::to_string(d) +
+                   " (-1 keeps an operand dim; the operand has rank " + std::to_string(in.size()) +
+                   ")",
+               -1, "shape", int(d));
         requireNonNegative(out[d], "shape");
         continue;
       }
@@ -291,7 +337,7 @@ private:
       else if (!src.isConstant(1) && src != out[d])
         fail(opName() + " cannot expand dim " + std::to_string(d - lead) + " of extent " +
                  src.str() + " to " + out[d].str() + " (only extent-1 dims expand)",
-             -1, "shape");
+             -1, "shape", int(d));
     }
     attrs_.set("shape", out);
     return out;
@@ -305,7 +351,9 @@ private:
     for (size_t d = 0; d < out.size(); ++d) {
       if (out[d].isConstant(-1)) {
         if (inferred)
-          fail(opName() + " 'shape' may contain at most one -1", -1, "shape");
+          fail(opName() + " 'shape' " + attrValueString(attrs_.extents("shape")) +
+                   " may contain at most one -1 (the extent to infer)",
+               -1, "shape", int(d));
         inferred = d;
         continue;
       }
@@ -322,8 +370,8 @@ private:
       out[*inferred] = missing;
       attrs_.set("shape", out);
     } else if (known != total) {
-      fail(opName() + " must keep the element count: " + shapeString(in) + " has " +
-               total.str() + " elements, " + shapeString(out) + " has " + known.str(),
+      fail(opName() + " must keep the element count: " + shapeString(in) + " has " + total.str() +
+               " elements, " + shapeString(out) + " has " + known.str(),
            -1, "shape");
     }
     return out;
@@ -333,7 +381,7 @@ private:
     const std::vector<Extent> &in = operand(0)->shape();
     std::vector<int64_t> dims;
     for (int64_t d : attrs_.axes("dims"))
-      dims.push_back(normalizeAxis(d, in.size(), "dims"));
+      dims.push_back(normalizeAxis(d, in.size(), "dims", int(dims.size())));
     if (!isPermutation(dims, in.size()))
       fail(opName() + " 'dims' must be a permutation of the operand's " +
                std::to_string(in.size()) + " dims, got " + attrValueString(dims),
@@ -347,6 +395,7 @@ private:
 
   std::vector<Extent> squeezeShape() {
     const std::vector<Extent> &in = operand(0)->shape();
+    const std::vector<int64_t> given = attrs_.axes("dims");
     std::vector<int64_t> dims = axisSetAttr("dims", in.size(), /*allowEmpty=*/true);
     std::vector<Extent> out;
     for (size_t d = 0; d < in.size(); ++d) {
@@ -354,10 +403,15 @@ private:
         out.push_back(in[d]);
         continue;
       }
-      if (!in[d].isConstant(1))
-        fail(opName() + " cannot squeeze dim " + std::to_string(d) + " of extent " +
-                 in[d].str() + " (only static extent-1 dims can be squeezed)",
-             -1, "dims");
+      if (!in[d].isConstant(1)) {
+        int item = -1;
+        for (size_t i = 0; i < given.size(); ++i)
+          if (given[i] == int64_t(d) || given[i] + int64_t(in.size()) == int64_t(d))
+            item = int(i);
+        fail(opName() + " cannot squeeze dim " + std::to_string(d) + " of extent " + in[d].str() +
+                 " (only static extent-1 dims can be squeezed)",
+             -1, "dims", item);
+      }
     }
     return out;
   }
@@ -415,8 +469,7 @@ private:
   std::vector<Extent> catShape() {
     std::vector<Extent> out = operand(0)->shape();
     if (out.empty())
-      fail(opName() + " operands must have rank 1 or more, operand 1 is " +
-               typeString(operand(0)),
+      fail(opName() + " operands must have rank 1 or more, operand 1 is " + typeString(operand(0)),
            0);
     int64_t dim = axisAttr("dim", out.size());
     for (size_t i = 1; i < operands_.size(); ++i) {
@@ -454,8 +507,8 @@ private:
     int64_t dim = axisAttr("dim", in.size());
     const std::vector<Extent> &index = operand(1)->shape();
     if (index.size() != in.size())
-      fail(opName() + " index must have the input's rank " + std::to_string(in.size()) +
-               ", got " + typeString(operand(1)),
+      fail(opName() + " index must have the input's rank " + std::to_string(in.size()) + ", got " +
+               typeString(operand(1)),
            1);
     for (size_t d = 0; d < in.size(); ++d) {
       auto i = index[d].constant(), n = in[d].constant();
@@ -472,8 +525,8 @@ private:
     axisAttr("dim", in.size());
     const std::vector<Extent> &index = operand(1)->shape();
     if (index.size() != in.size())
-      fail(opName() + " index must have the input's rank " + std::to_string(in.size()) +
-               ", got " + typeString(operand(1)),
+      fail(opName() + " index must have the input's rank " + std::to_string(in.size()) + ", got " +
+               typeString(operand(1)),
            1);
     const Value *src = operand(2);
     if (!src->isRankZero() && src->shape() != index)
@@ -511,8 +564,7 @@ private:
     for (size_t i = 1; i < operands_.size(); ++i)
       if (operand(i)->shape() != paramShape)
         fail(opName() + " parameter " + quoted(info_.operands[i].name) + " must have shape " +
-                 shapeString(paramShape) + " (the normalized dims), got " +
-                 typeString(operand(i)),
+                 shapeString(paramShape) + " (the normalized dims), got " + typeString(operand(i)),
              int(i));
     return in;
   }
@@ -532,8 +584,10 @@ private:
       return DType::Bool;
     case DTypeRule::PromoteIntegral: {
       DType t = promoteOperandTypes(operands_);
-      if (isFloating(t))
-        fail(opName() + " expects bool or integer operands, got " + firstFloatOperand());
+      if (isFloating(t)) {
+        int i = firstFloatOperand();
+        fail(opName() + " expects bool or integer operands, got " + typeString(operand(i)), i);
+      }
       return t;
     }
     case DTypeRule::Where:
@@ -558,9 +612,8 @@ private:
       if (attrs_.has("dtype")) {
         DType t = attrs_.dtype("dtype");
         if (!isFloating(t))
-          fail(opName() + " 'dtype' must be floating point, got " +
-                   std::string(dtypeName(t)),
-               -1, "dtype");
+          fail(opName() + " 'dtype' must be floating point, got " + std::string(dtypeName(t)), -1,
+               "dtype");
         return t;
       }
       if (!isFloating(operand(0)->dtype()))
@@ -572,11 +625,12 @@ private:
     fail("unknown dtype rule");
   }
 
-  std::string firstFloatOperand() const {
-    for (const Value *v : operands_)
-      if (isFloating(v->dtype()))
-        return typeString(v);
-    return "a floating-point operand";
+  // Promotion gave a floating type, so some operand is floating.
+  int firstFloatOperand() const {
+    for (size_t i = 0; i < operands_.size(); ++i)
+      if (isFloating(operand(i)->dtype()))
+        return int(i);
+    return 0;
   }
 
   const OpInfo &info_;

@@ -10,14 +10,13 @@
 namespace fuserc {
 namespace {
 
-constexpr std::string_view kStages[] = {"parsed", "canonicalize", "layout", "alias",
-                                        "segments", "schedule", "cuda"};
+constexpr std::string_view kStages[] = {"parsed",   "canonicalize", "layout", "alias",
+                                        "segments", "schedule",     "cuda"};
 constexpr std::string_view kImplemented[] = {"parsed"};
 
 class PipelineRun {
 public:
-  PipelineRun(Module &module, const CompileOptions &options)
-      : module_(module), options_(options) {}
+  PipelineRun(Module &module, const CompileOptions &options) : module_(module), options_(options) {}
 
   PipelineResult run() {
     if (!verify("parsed"))

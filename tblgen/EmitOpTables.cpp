@@ -23,8 +23,7 @@ void quoted(llvm::raw_ostream &os, llvm::StringRef s) {
 }
 
 void emitRuleMacro(llvm::raw_ostream &os, const llvm::RecordKeeper &records,
-                   llvm::StringRef className, llvm::StringRef field,
-                   llvm::StringRef macro) {
+                   llvm::StringRef className, llvm::StringRef field, llvm::StringRef macro) {
   os << "#ifdef " << macro << "\n";
   for (const NamedRule &r : collectRules(records, className, field)) {
     os << macro << "(" << r.name << ", ";
@@ -95,10 +94,10 @@ void emitOpInfo(llvm::raw_ostream &os, const std::vector<OpRecord> &ops) {
     quoted(os, op.cuda());
     os << ", ";
     quoted(os, op.cudaInt());
-    os << ",\n   /*hasCpuFloat=*/" << (op.cpu().empty() ? "false" : "true")
-       << ", /*hasCpuInt=*/" << (op.cpuInt().empty() ? "false" : "true")
-       << ", /*viewable=*/" << (op.viewable() ? "true" : "false")
-       << ", /*composite=*/" << (op.composite() ? "true" : "false") << "},\n";
+    os << ",\n   /*hasCpuFloat=*/" << (op.cpu().empty() ? "false" : "true") << ", /*hasCpuInt=*/"
+       << (op.cpuInt().empty() ? "false" : "true") << ", /*viewable=*/"
+       << (op.viewable() ? "true" : "false") << ", /*composite=*/"
+       << (op.composite() ? "true" : "false") << "},\n";
   }
   os << "};\n#endif\n\n";
 }

@@ -14,18 +14,16 @@ namespace {
 
 // Sorts defs by their position in the source so output follows ops.td.
 std::vector<Record *> inSourceOrder(std::vector<Record *> defs) {
-  std::stable_sort(defs.begin(), defs.end(), [](Record *a, Record *b) {
-    return a->getID() < b->getID();
-  });
+  std::stable_sort(defs.begin(), defs.end(),
+                   [](Record *a, Record *b) { return a->getID() < b->getID(); });
   return defs;
 }
 
 bool isIdentifier(llvm::StringRef s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
     return false;
-  return llvm::all_of(s, [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
+  return llvm::all_of(
+      s, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 bool isInteger(llvm::StringRef s) {
@@ -40,8 +38,7 @@ bool isNumber(llvm::StringRef s) {
 
 void checkDefault(const Record *op, const AttrRecord &a) {
   if (a.required && !a.defaultValue.empty())
-    PrintFatalError(op, "attribute '" + a.name +
-                            "' is required and cannot have a default");
+    PrintFatalError(op, "attribute '" + a.name + "' is required and cannot have a default");
   if (a.defaultValue.empty())
     return;
   const std::string &d = a.defaultValue;
@@ -60,11 +57,10 @@ void checkDefault(const Record *op, const AttrRecord &a) {
     ok = llvm::is_contained(
         std::vector<std::string>{"bool", "i32", "i64", "f16", "bf16", "f32", "f64"}, d);
   else
-    PrintFatalError(op, "attribute '" + a.name + "' of kind " + a.kind +
-                            " cannot have a default");
+    PrintFatalError(op, "attribute '" + a.name + "' of kind " + a.kind + " cannot have a default");
   if (!ok)
-    PrintFatalError(op, "default '" + d + "' of attribute '" + a.name +
-                            "' is not a valid " + a.description);
+    PrintFatalError(op, "default '" + d + "' of attribute '" + a.name + "' is not a valid " +
+                            a.description);
 }
 
 } // namespace
@@ -89,8 +85,7 @@ OpRecord::OpRecord(const Record *def) : def_(def) {
 
   for (const Record *arg : def->getValueAsListOfDefs("operands")) {
     const Record *kind = arg->getValueAsDef("kind");
-    operands_.push_back({arg->getValueAsString("name").str(),
-                         kind->getValueAsString("kind").str(),
+    operands_.push_back({arg->getValueAsString("name").str(), kind->getValueAsString("kind").str(),
                          kind->getValueAsString("description").str()});
   }
   for (const Record *attr : def->getValueAsListOfDefs("attrs")) {
@@ -129,11 +124,11 @@ void OpRecord::validate() const {
   }
   for (const AttrRecord &a : attrs_) {
     if (!seen.insert(a.name).second)
-      PrintFatalError(def_, "op '" + name_ + "' has two operands or attributes named '" +
-                                a.name + "'");
+      PrintFatalError(def_,
+                      "op '" + name_ + "' has two operands or attributes named '" + a.name + "'");
     if (a.kind == "Enum" && a.choices.empty())
-      PrintFatalError(def_, "enum attribute '" + a.name + "' of op '" + name_ +
-                                "' lists no choices");
+      PrintFatalError(def_,
+                      "enum attribute '" + a.name + "' of op '" + name_ + "' lists no choices");
     checkDefault(def_, a);
   }
 
@@ -152,8 +147,7 @@ void OpRecord::validate() const {
       PrintFatalError(def_, "elementwise op '" + name_ + "' with dtype rule " + dtypeRule_ +
                                 " can compute on integers and needs 'cpuInt' and 'cudaInt'");
     for (const std::string *expr : {&cuda_, &cudaInt_}) {
-      for (size_t pos = expr->find('$'); pos != std::string::npos;
-           pos = expr->find('$', pos + 1)) {
+      for (size_t pos = expr->find('$'); pos != std::string::npos; pos = expr->find('$', pos + 1)) {
         llvm::StringRef rest = llvm::StringRef(*expr).substr(pos + 1);
         if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) {
           if (size_t(rest[0] - '0') >= operands_.size())
@@ -162,9 +156,8 @@ void OpRecord::validate() const {
                                       std::to_string(operands_.size()) + " operand(s)");
           continue;
         }
-        llvm::StringRef attr = rest.take_while([](char c) {
-          return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-        });
+        llvm::StringRef attr = rest.take_while(
+            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
         bool known = llvm::any_of(attrs_, [&](const AttrRecord &a) { return a.name == attr; });
         if (!known)
           PrintFatalError(def_, "CUDA expression of '" + name_ + "' uses '$" + attr +
@@ -172,7 +165,8 @@ void OpRecord::validate() const {
       }
     }
   } else if (!cuda_.empty() || !cudaInt_.empty()) {
-    PrintFatalError(def_, "op '" + name_ + "' is not elementwise and cannot have a CUDA expression");
+    PrintFatalError(def_,
+                    "op '" + name_ + "' is not elementwise and cannot have a CUDA expression");
   }
   if (isReduction() && cpu_.empty())
     PrintFatalError(def_, "reduction '" + name_ + "' needs a 'cpu' expression over 'values'");
@@ -194,8 +188,7 @@ std::vector<OpRecord> collectOps(const llvm::RecordKeeper &records) {
   return ops;
 }
 
-std::vector<NamedRule> collectRules(const llvm::RecordKeeper &records,
-                                    llvm::StringRef className,
+std::vector<NamedRule> collectRules(const llvm::RecordKeeper &records, llvm::StringRef className,
                                     llvm::StringRef nameField) {
   std::vector<NamedRule> rules;
   llvm::StringSet<> seen;

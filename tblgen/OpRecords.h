@@ -73,8 +73,7 @@ private:
 std::vector<OpRecord> collectOps(const llvm::RecordKeeper &records);
 
 // All defs deriving from `className` (e.g. "ShapeRule"), in definition order.
-std::vector<NamedRule> collectRules(const llvm::RecordKeeper &records,
-                                    llvm::StringRef className,
+std::vector<NamedRule> collectRules(const llvm::RecordKeeper &records, llvm::StringRef className,
                                     llvm::StringRef nameField);
 
 } // namespace fuserc::tblgen

@@ -11,10 +11,9 @@ enum class Action { GenOpTables, GenOpDocs };
 
 llvm::cl::opt<Action> action(
     llvm::cl::desc("What to generate:"),
-    llvm::cl::values(
-        clEnumValN(Action::GenOpTables, "gen-op-tables",
-                   "op kinds, rule enums, op info table, interpreter code"),
-        clEnumValN(Action::GenOpDocs, "gen-op-docs", "the op reference in Markdown")),
+    llvm::cl::values(clEnumValN(Action::GenOpTables, "gen-op-tables",
+                                "op kinds, rule enums, op info table, interpreter code"),
+                     clEnumValN(Action::GenOpDocs, "gen-op-docs", "the op reference in Markdown")),
     llvm::cl::Required);
 
 bool generate(llvm::raw_ostream &os, llvm::RecordKeeper &records) {

@@ -15,6 +15,7 @@ config.substitutions.append(("%root", config.source_root))
 # `%expect-exit N CMD...` runs CMD and fails unless it exits with exactly N.
 config.substitutions.append(
     ("%expect-exit", os.path.join(config.test_source_root, "expect-exit.sh")))
-config.substitutions.append(("FileCheck", config.filecheck))
-config.substitutions.append(("%not", config.llvm_not))
+# LLVM's test tools (FileCheck, not, count) come first on PATH.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, os.environ.get("PATH", "")])
 config.environment["LC_ALL"] = "C"

@@ -58,7 +58,8 @@ TEST(Frontend, NestedCallsBecomeAnonymousValues) {
 }
 
 TEST(Frontend, ErrorsAreCaretDiagnosticsWithFileLineAndColumn) {
-  test::Loaded r = load("fusion f {\n  input x: f32[N]\n  y = exp(x, 2)\n  output y\n}\n", "bad.fus");
+  test::Loaded r =
+      load("fusion f {\n  input x: f32[N]\n  y = exp(x, 2)\n  output y\n}\n", "bad.fus");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.diagnostics, "bad.fus:3:7: error: 'exp' expects 1 operand(s), got 2\n"
                            "  y = exp(x, 2)\n"

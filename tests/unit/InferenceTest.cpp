@@ -176,9 +176,9 @@ TEST_F(InferenceTest, MissingRequiredAttributeIsAnError) {
 TEST_F(InferenceTest, LayerNormParametersMatchNormalizedDims) {
   Attributes attrs;
   attrs.set("axes", std::vector<int64_t>{-1});
-  TensorType t = infer("layer_norm", {tensor(DType::BF16, {M, N}), tensor(DType::BF16, {N}),
-                                      tensor(DType::BF16, {N})},
-                       attrs);
+  TensorType t = infer(
+      "layer_norm",
+      {tensor(DType::BF16, {M, N}), tensor(DType::BF16, {N}), tensor(DType::BF16, {N})}, attrs);
   EXPECT_EQ(t.dtype, DType::BF16);
   EXPECT_EQ(lastAttrs.number("eps").asDouble(), 1e-5);
 }

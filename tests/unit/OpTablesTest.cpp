@@ -19,22 +19,35 @@ TEST(OpTables, EveryOpIsFoundByItsName) {
 }
 
 TEST(OpTables, CoversTheDesignsMinimumOpSet) {
-  for (const char *name :
-       {"neg",     "abs",        "exp",         "exp2",      "expm1",        "log",
-        "log2",    "log10",      "log1p",       "sqrt",      "rsqrt",        "reciprocal",
-        "sin",     "cos",        "tan",         "tanh",      "sinh",         "cosh",
-        "asin",    "acos",       "atan",        "sigmoid",   "relu",         "silu",
-        "gelu",    "erf",        "erfc",        "floor",     "ceil",         "round",
-        "trunc",   "sign",       "logical_not", "bitwise_not", "isnan",      "isinf",
-        "isfinite", "add",       "sub",         "mul",       "div",          "pow",
-        "maximum", "minimum",    "fmod",        "remainder", "atan2",        "eq",
-        "ne",      "lt",         "le",          "gt",        "ge",           "logical_and",
-        "logical_or", "bitwise_and", "bitwise_or", "bitwise_xor", "where",  "clamp",
-        "lerp",    "cast",       "sum",         "prod",      "max",          "min",
-        "mean",    "var",        "broadcast_in_dim", "expand", "reshape",    "permute",
-        "squeeze", "unsqueeze",  "slice",       "pad",       "cat",          "index_select",
-        "gather",  "scatter",    "full",        "iota",      "rand_like",    "softmax",
-        "log_softmax", "layer_norm", "rms_norm"})
+  for (const char *name : {"neg",         "abs",         "exp",
+                           "exp2",        "expm1",       "log",
+                           "log2",        "log10",       "log1p",
+                           "sqrt",        "rsqrt",       "reciprocal",
+                           "sin",         "cos",         "tan",
+                           "tanh",        "sinh",        "cosh",
+                           "asin",        "acos",        "atan",
+                           "sigmoid",     "relu",        "silu",
+                           "gelu",        "erf",         "erfc",
+                           "floor",       "ceil",        "round",
+                           "trunc",       "sign",        "logical_not",
+                           "bitwise_not", "isnan",       "isinf",
+                           "isfinite",    "add",         "sub",
+                           "mul",         "div",         "pow",
+                           "maximum",     "minimum",     "fmod",
+                           "remainder",   "atan2",       "eq",
+                           "ne",          "lt",          "le",
+                           "gt",          "ge",          "logical_and",
+                           "logical_or",  "bitwise_and", "bitwise_or",
+                           "bitwise_xor", "where",       "clamp",
+                           "lerp",        "cast",        "sum",
+                           "prod",        "max",         "min",
+                           "mean",        "var",         "broadcast_in_dim",
+                           "expand",      "reshape",     "permute",
+                           "squeeze",     "unsqueeze",   "slice",
+                           "pad",         "cat",         "index_select",
+                           "gather",      "scatter",     "full",
+                           "iota",        "rand_like",   "softmax",
+                           "log_softmax", "layer_norm",  "rms_norm"})
     EXPECT_NE(lookupOp(name), nullptr) << name;
 }
 
@@ -86,8 +99,8 @@ TEST(OpTables, CompositesAndViewsAreMarked) {
   for (const OpInfo &op : allOps())
     if (op.composite)
       composites.insert(op.name);
-  EXPECT_EQ(composites, (std::set<std::string_view>{"softmax", "log_softmax", "layer_norm",
-                                                    "rms_norm"}));
+  EXPECT_EQ(composites,
+            (std::set<std::string_view>{"softmax", "log_softmax", "layer_norm", "rms_norm"}));
   EXPECT_TRUE(lookupOp("permute")->viewable);
   EXPECT_FALSE(lookupOp("add")->viewable);
 }

@@ -40,7 +40,8 @@ TEST(Printer, FloatLiteralsStayFloatsAndRoundTrip) {
 }
 
 TEST(Verifier, FrontendOutputVerifies) {
-  test::Loaded r = load("fusion f {\n input x: bf16[M, N]\n y = softmax(x, dim=-1)\n output y\n}\n");
+  test::Loaded r =
+      load("fusion f {\n input x: bf16[M, N]\n y = softmax(x, dim=-1)\n output y\n}\n");
   ASSERT_TRUE(r.ok) << r.diagnostics;
   EXPECT_TRUE(verifyFusion(*r.module.fusions[0]).empty());
 }
@@ -58,8 +59,8 @@ TEST(Verifier, WrongResultTypeIsReported) {
 
 TEST(Verifier, AttributesNotInNormalFormAreReported) {
   Fusion f("f");
-  Value *x = f.addTensorInput("x", DType::F32, {Extent(2), Extent(3)}, rowMajorLayout(2), false,
-                              {});
+  Value *x =
+      f.addTensorInput("x", DType::F32, {Extent(2), Extent(3)}, rowMajorLayout(2), false, {});
   Attributes attrs;
   attrs.set("axes", std::vector<int64_t>{-1});
   attrs.set("keepdim", false);
