@@ -61,9 +61,9 @@ TEST(Frontend, ErrorsAreCaretDiagnosticsWithFileLineAndColumn) {
   test::Loaded r =
       load("fusion f {\n  input x: f32[N]\n  y = exp(x, 2)\n  output y\n}\n", "bad.fus");
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.diagnostics, "bad.fus:3:7: error: 'exp' expects 1 operand(s), got 2\n"
+  EXPECT_EQ(r.diagnostics, "bad.fus:3:14: error: 'exp' expects 1 operand, got 2\n"
                            "  y = exp(x, 2)\n"
-                           "      ^\n");
+                           "             ^\n");
 }
 
 TEST(Frontend, YamlErrorsPointIntoTheYamlFile) {

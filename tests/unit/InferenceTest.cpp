@@ -170,7 +170,7 @@ TEST_F(InferenceTest, ExpandKeepsMinusOneDims) {
 
 TEST_F(InferenceTest, MissingRequiredAttributeIsAnError) {
   InferenceError e = error("permute", {tensor(DType::F32, {M})});
-  EXPECT_EQ(e.message, "'permute' requires attribute 'dims' (list of axes)");
+  EXPECT_EQ(e.message, "'permute' requires attribute 'dims' (a list of axes like [0, -1])");
 }
 
 TEST_F(InferenceTest, LayerNormParametersMatchNormalizedDims) {

@@ -1,0 +1,131 @@
+// Reference evaluation of composite ops (softmax, log_softmax, layer_norm,
+// rms_norm), computed directly in double. Canonicalization decomposes them
+// into primitives for the GPU; evaluating the definition here, rather than
+// the decomposition, lets tests check the decomposition too.
+#include "ir/interp/EvalSupport.h"
+#include "ir/interp/ReferenceMath.h"
+
+#include <cmath>
+#include <limits>
+
+namespace fuserc {
+namespace {
+
+// Evaluates an op that maps each lane of x (its values along `axes`,
+// row-major in the order `axes` lists them) to a lane of results of the same
+// shape: fn(lane, out) fills `out`, which is then stored into the result.
+template <typename Fn>
+Tensor mapLanes(const Op &op, const Tensor &x, const std::vector<int64_t> &axes,
+                const EvalContext &ctx, Fn fn) {
+  Tensor result = interp::makeResult(op, ctx);
+  if (result.shape() != x.shape())
+    throw EvalError(interp::describeOp(op) + ": result shape " + interp::shapeText(result.shape()) +
+                    " is not the input shape " + interp::shapeText(x.shape()));
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), axes, op);
+  std::vector<double> lane(split.reducedOffsets.size()), out(lane.size());
+  for (int64_t base : split.keptOffsets) {
+    for (size_t r = 0; r < lane.size(); ++r)
+      lane[r] = x.getFloat(static_cast<size_t>(base + split.reducedOffsets[r]));
+    fn(lane, out);
+    for (size_t r = 0; r < lane.size(); ++r)
+      result.setFloat(static_cast<size_t>(base + split.reducedOffsets[r]), out[r]);
+  }
+  return result;
+}
+
+// A normalization parameter (w or b): either rank 0, or shaped like the
+// normalized dims; read at position r of the row-major lane.
+class LaneParameter {
+public:
+  LaneParameter(const Op &op, const Tensor &t, const interp::AxisSplit &split, const char *name)
+      : t_(t) {
+    if (t.rank() != 0 && t.shape() != split.reducedShape)
+      throw EvalError(interp::describeOp(op) + ": " + name + " has shape " +
+                      interp::shapeText(t.shape()) + ", expected " +
+                      interp::shapeText(split.reducedShape));
+  }
+  double operator[](size_t r) const { return t_.getFloat(t_.rank() == 0 ? 0 : r); }
+
+private:
+  const Tensor &t_;
+};
+
+double mean(const std::vector<double> &values) {
+  return ref::reduceSum(std::span<const double>(values)) / static_cast<double>(values.size());
+}
+
+double laneMax(const std::vector<double> &lane) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (double v : lane)
+    m = ref::maximum(m, v);
+  return m;
+}
+
+} // namespace
+
+Tensor evalSoftmax(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  const std::vector<int64_t> axes = {op.attrs().integer("dim")};
+  return mapLanes(op, x, axes, ctx, [](const std::vector<double> &lane, std::vector<double> &out) {
+    const double m = laneMax(lane);
+    double sum = 0;
+    for (size_t r = 0; r < lane.size(); ++r) {
+      out[r] = std::exp(lane[r] - m);
+      sum += out[r];
+    }
+    for (double &v : out)
+      v /= sum;
+  });
+}
+
+Tensor evalLogSoftmax(const Op &op, std::span<const Tensor *const> operands,
+                      const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  const std::vector<int64_t> axes = {op.attrs().integer("dim")};
+  return mapLanes(op, x, axes, ctx, [](const std::vector<double> &lane, std::vector<double> &out) {
+    const double m = laneMax(lane);
+    double sum = 0;
+    for (double v : lane)
+      sum += std::exp(v - m);
+    const double logSum = std::log(sum);
+    for (size_t r = 0; r < lane.size(); ++r)
+      out[r] = lane[r] - m - logSum;
+  });
+}
+
+Tensor evalLayerNorm(const Op &op, std::span<const Tensor *const> operands,
+                     const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  const std::vector<int64_t> &axes = op.attrs().axes("axes");
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), axes, op);
+  const LaneParameter w(op, interp::operandAt(op, operands, 1), split, "w");
+  const LaneParameter b(op, interp::operandAt(op, operands, 2), split, "b");
+  const double eps = op.attrs().number("eps").asDouble();
+  return mapLanes(op, x, axes, ctx, [&](const std::vector<double> &lane, std::vector<double> &out) {
+    const double mu = mean(lane);
+    double squares = 0;
+    for (double v : lane)
+      squares += (v - mu) * (v - mu);
+    const double stddev = std::sqrt(squares / static_cast<double>(lane.size()) + eps);
+    for (size_t r = 0; r < lane.size(); ++r)
+      out[r] = (lane[r] - mu) / stddev * w[r] + b[r];
+  });
+}
+
+Tensor evalRmsNorm(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  const std::vector<int64_t> &axes = op.attrs().axes("axes");
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), axes, op);
+  const LaneParameter w(op, interp::operandAt(op, operands, 1), split, "w");
+  const double eps = op.attrs().number("eps").asDouble();
+  return mapLanes(op, x, axes, ctx, [&](const std::vector<double> &lane, std::vector<double> &out) {
+    double squares = 0;
+    for (double v : lane)
+      squares += v * v;
+    const double rms = std::sqrt(squares / static_cast<double>(lane.size()) + eps);
+    for (size_t r = 0; r < lane.size(); ++r)
+      out[r] = lane[r] / rms * w[r];
+  });
+}
+
+} // namespace fuserc

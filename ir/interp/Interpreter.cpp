@@ -1,0 +1,192 @@
+// The reference interpreter's driver: binds symbols from the input shapes,
+// evaluates the ops in order with the per-family evaluators, and converts
+// the outputs to their declared dtypes (see Interpreter.h for the rounding
+// contract).
+#include "ir/interp/Interpreter.h"
+
+#include "ir/interp/EvalSupport.h"
+
+#include <optional>
+#include <set>
+
+namespace fuserc {
+namespace {
+
+// Thrown while binding inputs; becomes InterpreterResult::error.
+struct BindError {
+  std::string message;
+};
+
+std::string inputDim(const Value &input, size_t dim) {
+  return "input '" + input.name() + "' dim " + std::to_string(dim);
+}
+
+// Binds the symbols of the input shapes, checking every input against its
+// declaration. Symbols remember where they were bound, for messages.
+class InputBinder {
+public:
+  explicit InputBinder(SymbolBindings &symbols) : symbols_(symbols) {
+    for (const auto &[name, value] : symbols_)
+      origins_[name] = "the given bindings";
+  }
+
+  void bind(const Value &input, const Tensor &t) {
+    const std::string subject = "input '" + input.name() + "'";
+    if (t.dtype() != input.dtype())
+      fail(subject + ": expected dtype " + std::string(dtypeName(input.dtype())) + ", found " +
+           std::string(dtypeName(t.dtype())));
+    if (t.rank() != input.rank())
+      fail(subject + ": expected rank " + std::to_string(input.rank()) + " (shape " +
+           shapeString(input.shape()) + "), found rank " + std::to_string(t.rank()) + " (shape " +
+           interp::shapeText(t.shape()) + ")");
+    for (size_t d = 0; d < t.rank(); ++d)
+      bindDim(input, d, t.shape()[d]);
+  }
+
+  // Checks the extents that are neither constants nor single symbols, once
+  // every input has been bound.
+  void checkDeferred() {
+    for (const auto &[input, dim, found] : deferred_) {
+      const Extent &e = input->shape()[dim];
+      const std::optional<int64_t> expected = e.evaluate(symbols_);
+      if (!expected)
+        fail(inputDim(*input, dim) + ": cannot evaluate extent '" + e.str() + "'");
+      if (*expected != found)
+        fail(inputDim(*input, dim) + ": expected " + e.str() + " = " + std::to_string(*expected) +
+             ", found " + std::to_string(found));
+    }
+  }
+
+private:
+  [[noreturn]] static void fail(std::string message) { throw BindError{std::move(message)}; }
+
+  void bindDim(const Value &input, size_t dim, int64_t found) {
+    const Extent &e = input.shape()[dim];
+    if (std::optional<int64_t> c = e.constant()) {
+      if (*c != found)
+        fail(inputDim(input, dim) + ": expected " + std::to_string(*c) + ", found " +
+             std::to_string(found));
+      return;
+    }
+    std::optional<std::string> symbol = e.symbolName();
+    if (!symbol) {
+      deferred_.push_back({&input, dim, found});
+      return;
+    }
+    auto it = symbols_.find(*symbol);
+    if (it == symbols_.end()) {
+      symbols_.emplace(*symbol, found);
+      origins_[*symbol] = inputDim(input, dim);
+    } else if (it->second != found) {
+      fail(inputDim(input, dim) + ": expected " + *symbol + " = " + std::to_string(it->second) +
+           " (bound by " + origins_[*symbol] + "), found " + std::to_string(found));
+    }
+  }
+
+  struct Deferred {
+    const Value *input;
+    size_t dim;
+    int64_t found;
+  };
+  SymbolBindings &symbols_;
+  std::map<std::string, std::string> origins_;
+  std::vector<Deferred> deferred_;
+};
+
+Tensor literalTensor(const Value &literal) {
+  Tensor t(literal.dtype(), {});
+  const Number &n = literal.literal();
+  if (n.isInteger)
+    t.setInt(0, n.intValue);
+  else
+    t.setFloat(0, n.floatValue);
+  return t;
+}
+
+// The value of `t` with exactly dtype `dtype`: f16 / bf16 values held in
+// f32 are rounded here, where they are stored.
+Tensor withDType(const Tensor &t, DType dtype) {
+  if (t.dtype() == dtype)
+    return t;
+  Tensor out(dtype, t.shape());
+  for (size_t i = 0; i < t.numel(); ++i)
+    interp::copyElement(t, i, out, i);
+  return out;
+}
+
+InterpreterResult failure(InterpreterResult result, std::string message) {
+  result.ok = false;
+  result.error = std::move(message);
+  result.outputs.clear();
+  return result;
+}
+
+} // namespace
+
+InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Tensor> &inputs,
+                            const SymbolBindings &symbols) {
+  InterpreterResult result;
+  result.symbols = symbols;
+  std::vector<std::optional<Tensor>> values(fusion.values().size());
+
+  try {
+    InputBinder binder(result.symbols);
+    std::set<std::string> known;
+    for (const Value *input : fusion.inputs()) {
+      known.insert(input->name());
+      auto it = inputs.find(input->name());
+      if (it == inputs.end())
+        return failure(std::move(result), "missing input '" + input->name() + "'");
+      binder.bind(*input, it->second);
+      values[input->id()] = it->second;
+    }
+    binder.checkDeferred();
+    for (const auto &[name, tensor] : inputs)
+      if (!known.count(name))
+        return failure(std::move(result), "unknown input '" + name + "' (the fusion '" +
+                                              fusion.name() + "' has no input of that name)");
+  } catch (const BindError &e) {
+    return failure(std::move(result), e.message);
+  }
+
+  for (const auto &value : fusion.values())
+    if (value->isLiteral())
+      values[value->id()] = literalTensor(*value);
+
+  const EvalContext ctx{result.symbols};
+  for (const auto &op : fusion.ops()) {
+    try {
+      std::vector<const Tensor *> operands;
+      for (const Value *operand : op->operands()) {
+        if (!values[operand->id()])
+          throw EvalError(interp::describeOp(*op) + ": an operand is used before it is defined");
+        operands.push_back(&*values[operand->id()]);
+      }
+      Tensor t = cpuEvaluator(op->kind())(*op, operands, ctx);
+      // The evaluators allocate through makeResult; a mismatch is a bug in
+      // one of them, caught here rather than silently propagated.
+      const std::vector<int64_t> shape = ctx.resultShape(*op);
+      const DType dtype = interp::storageDType(op->result()->dtype());
+      if (t.shape() != shape || t.dtype() != dtype)
+        throw EvalError(interp::describeOp(*op) + ": the evaluator returned " +
+                        std::string(dtypeName(t.dtype())) + interp::shapeText(t.shape()) +
+                        ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
+      values[op->result()->id()] = std::move(t);
+    } catch (const EvalError &e) {
+      return failure(std::move(result), e.what());
+    } catch (const std::exception &e) {
+      return failure(std::move(result), interp::describeOp(*op) + ": " + e.what());
+    }
+  }
+
+  for (const FusionOutput &output : fusion.outputs()) {
+    const std::optional<Tensor> &value = values.at(output.value->id());
+    if (!value)
+      return failure(std::move(result), "an output is never computed");
+    result.outputs.push_back(withDType(*value, output.value->dtype()));
+  }
+  result.ok = true;
+  return result;
+}
+
+} // namespace fuserc

@@ -1,0 +1,59 @@
+// Reference evaluation of reductions (ShapeRule Reduction): sum, prod, max,
+// min, mean, var. The per-op math is the `cpu` expression of ops.td,
+// compiled into the generated cpuReduce overloads.
+#include "ir/interp/EvalSupport.h"
+#include "ir/interp/ReferenceMath.h"
+
+#include <stdexcept>
+
+namespace fuserc {
+namespace {
+
+#define GET_CPU_REDUCTIONS
+#include "OpTables.inc"
+
+// Reduces every kept position of `x` with the generated cpuReduce over
+// values of type T read by `read`, storing with `store`.
+template <typename T, typename Read, typename Store>
+void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Read read,
+               Store store) {
+  std::vector<T> values(split.reducedOffsets.size());
+  for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+    for (size_t r = 0; r < values.size(); ++r)
+      values[r] = read(static_cast<size_t>(split.keptOffsets[k] + split.reducedOffsets[r]));
+    store(k, cpuReduce(op.kind(), std::span<const T>(values), op.attrs()));
+  }
+}
+
+} // namespace
+
+Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
+                     const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  Tensor result = interp::makeResult(op, ctx);
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
+  if (split.keptOffsets.size() != result.numel())
+    throw EvalError(interp::describeOp(op) + ": reducing " + interp::shapeText(x.shape()) +
+                    " does not give the result shape " + interp::shapeText(result.shape()));
+
+  // The domain follows the result dtype: inputs convert to it first (as
+  // torch does for sum(x, dtype=...)), then accumulate in double or int64.
+  const DType resultType = op.result()->dtype();
+  try {
+    if (isFloating(resultType)) {
+      const DType floatType = interp::storageDType(resultType);
+      reduceAll<double>(
+          op, x, split, [&](size_t i) { return interp::readAsFloat(x, i, floatType); },
+          [&](size_t k, double v) { result.setFloat(k, v); });
+    } else {
+      reduceAll<int64_t>(
+          op, x, split, [&](size_t i) { return interp::readAsInt(x, i, resultType); },
+          [&](size_t k, int64_t v) { result.setInt(k, v); });
+    }
+  } catch (const std::domain_error &e) { // e.g. the max of an empty set
+    throw EvalError(interp::describeOp(op) + ": " + e.what());
+  }
+  return result;
+}
+
+} // namespace fuserc
