@@ -13,6 +13,27 @@ llvm::SMLoc DiagnosticEngine::locFor(unsigned bufferId, unsigned line, unsigned 
   return sourceMgr_.FindLocForLineAndColumn(bufferId, line, column);
 }
 
+llvm::StringRef DiagnosticEngine::addDerivedText(llvm::StringRef text,
+                                                 std::vector<const char *> origins) {
+  // Owned by the SourceMgr so that locations into it stay valid; it is
+  // never printed itself.
+  unsigned id = addBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<derived>"));
+  llvm::StringRef copy = sourceMgr_.getMemoryBuffer(id)->getBuffer();
+  derived_.push_back({copy, std::move(origins)});
+  return copy;
+}
+
+llvm::SMLoc DiagnosticEngine::original(llvm::SMLoc loc) const {
+  const char *p = loc.getPointer();
+  for (const DerivedText &d : derived_)
+    if (p >= d.text.begin() && p <= d.text.end()) {
+      size_t i = p - d.text.begin();
+      if (i < d.origins.size())
+        return llvm::SMLoc::getFromPointer(d.origins[i]);
+    }
+  return loc;
+}
+
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
                              llvm::ArrayRef<llvm::SMRange> ranges) {
   ++errors_;
@@ -21,14 +42,17 @@ void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
     --errors_;
     return;
   }
-  sourceMgr_.PrintMessage(os_, loc, llvm::SourceMgr::DK_Error, message, ranges,
+  std::vector<llvm::SMRange> mapped;
+  for (const llvm::SMRange &r : ranges)
+    mapped.emplace_back(original(r.Start), original(r.End));
+  sourceMgr_.PrintMessage(os_, original(loc), llvm::SourceMgr::DK_Error, message, mapped,
                           /*FixIts=*/{}, /*ShowColors=*/false);
 }
 
 void DiagnosticEngine::note(llvm::SMLoc loc, const llvm::Twine &message) {
   if (!loc.isValid())
     return;
-  sourceMgr_.PrintMessage(os_, loc, llvm::SourceMgr::DK_Note, message, {}, {},
+  sourceMgr_.PrintMessage(os_, original(loc), llvm::SourceMgr::DK_Note, message, {}, {},
                           /*ShowColors=*/false);
 }
 

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fuserc {
 
@@ -22,6 +23,12 @@ public:
   unsigned addBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
   // The location of 1-based (line, column) in a buffer.
   llvm::SMLoc locFor(unsigned bufferId, unsigned line, unsigned column);
+  // Registers text derived from a source buffer so that it can be lexed:
+  // a multi-line or escaped YAML scalar, folded and unescaped. `origins[i]`
+  // is where byte i of `text` was written, with one more entry for the end.
+  // Diagnostics at locations in the returned text are reported at their
+  // origins, so they name the real file, line and column.
+  llvm::StringRef addDerivedText(llvm::StringRef text, std::vector<const char *> origins);
 
   void error(llvm::SMLoc loc, const llvm::Twine &message,
              llvm::ArrayRef<llvm::SMRange> ranges = {});
@@ -33,8 +40,17 @@ public:
   bool hadError() const { return errors_ != 0; }
 
 private:
+  // A location in derived text mapped to where it was written.
+  llvm::SMLoc original(llvm::SMLoc loc) const;
+
+  struct DerivedText {
+    llvm::StringRef text;
+    std::vector<const char *> origins;
+  };
+
   llvm::raw_ostream &os_;
   llvm::SourceMgr sourceMgr_;
+  std::vector<DerivedText> derived_;
   unsigned errors_ = 0;
 };
 

@@ -13,13 +13,15 @@
 namespace fuserc {
 namespace {
 
-// The closest candidate within a small edit distance, or "".
+// The closest candidate within a small edit distance, or "". A candidate
+// that differs in every character (`q` and `u`) is no plausible typo, so
+// the distance must also be less than the longer name's length.
 std::string closest(llvm::StringRef name, const std::vector<std::string> &candidates) {
   std::string best;
   unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
   for (const std::string &c : candidates) {
     unsigned d = name.edit_distance(c, true, bestDistance);
-    if (d < bestDistance) {
+    if (d < bestDistance && d < std::max(name.size(), c.size())) {
       bestDistance = d;
       best = c;
     }

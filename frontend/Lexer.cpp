@@ -133,9 +133,11 @@ Token Lexer::lexNumber(const char *begin) {
     if (pos_ != text_.end() && (*pos_ == '+' || *pos_ == '-'))
       ++pos_;
     if (pos_ == text_.end() || !std::isdigit(static_cast<unsigned char>(*pos_))) {
+      // Quote the number up to and including the sign, as the user wrote it.
+      std::string written(begin, pos_);
       pos_ = mark + 1;
       Token t = make(TokenKind::Error, begin);
-      t.value = "expected digits in the exponent of '" + std::string(begin, mark + 1) + "'";
+      t.value = "expected digits in the exponent of '" + written + "'";
       return t;
     }
     isFloat = true;
@@ -161,7 +163,7 @@ Token Lexer::lexString(const char *begin) {
   }
   if (pos_ == text_.end() || *pos_ != '"') {
     Token t = make(TokenKind::Error, begin);
-    t.value = "unterminated string";
+    t.value = "unterminated string; expected a closing '\"' on the same line";
     return t;
   }
   ++pos_;

@@ -33,15 +33,19 @@ public:
     return fusions;
   }
 
+  // A statement or operand embedded in YAML ends where its scalar ends,
+  // which the user knows as the end of the statement, not of any input.
   ast::Assignment parseWholeAssignment() {
+    end_ = "end of the statement";
     ast::Assignment a = parseAssignment();
-    expectEnd("after the statement");
+    expectEnd();
     return a;
   }
 
   ast::Expr parseWholeExpr() {
+    end_ = "end of the operand";
     ast::Expr e = parseExpr();
-    expectEnd("after the expression");
+    expectEnd();
     return e;
   }
 
@@ -54,8 +58,10 @@ private:
     }
   }
 
-  [[noreturn]] void errorExpected(llvm::StringRef what) {
-    std::string found = tok_.is(TokenKind::EndOfFile) ? std::string("end of input")
+  // With `open` set, the error is about a missing closing bracket, and a
+  // note points at the opening one: the token found may be lines later.
+  [[noreturn]] void errorExpected(llvm::StringRef what, const Token *open = nullptr) {
+    std::string found = tok_.is(TokenKind::EndOfFile) ? end_
                                                       : std::string(tokenKindName(tok_.kind)) +
                                                             " '" + tok_.spelling.str() + "'";
     if (tok_.kind != TokenKind::Identifier && tok_.kind != TokenKind::Integer &&
@@ -63,18 +69,29 @@ private:
         !tok_.is(TokenKind::EndOfFile))
       found = std::string(tokenKindName(tok_.kind));
     diag_.error(tok_.loc, "expected " + what + ", found " + found);
+    if (open)
+      diag_.note(open->loc, "to match this " + std::string(tokenKindName(open->kind)));
     throw SyntaxError{};
   }
 
-  void expect(TokenKind kind, llvm::StringRef what) {
+  void expect(TokenKind kind, llvm::StringRef what, const Token *open = nullptr) {
     if (!tok_.is(kind))
-      errorExpected(what);
+      errorExpected(what, open);
     advance();
   }
 
-  void expectEnd(llvm::StringRef context) {
+  void expectEnd() {
     if (!tok_.is(TokenKind::EndOfFile))
-      errorExpected("end of input " + context.str());
+      errorExpected(end_);
+  }
+
+  // A clause given twice, e.g. `layout(...) layout(...)`: the second would
+  // silently win, so it is an error.
+  [[noreturn]] void errorRepeated(llvm::StringRef clause, llvm::StringRef owner,
+                                  llvm::SMLoc first) {
+    diag_.error(tok_.loc, "'" + clause + "' is given twice for " + owner);
+    diag_.note(first, "first given here");
+    throw SyntaxError{};
   }
 
   // An identifier that names something (not a keyword).
@@ -138,15 +155,17 @@ private:
     advance();
     ast::Fusion f;
     f.name = expectName("a fusion name", &f.loc);
+    Token open = tok_;
     expect(TokenKind::LBrace, "'{' after the fusion name");
     while (!tok_.is(TokenKind::RBrace)) {
-      if (tok_.is(TokenKind::EndOfFile))
-        errorExpected("'}' to close fusion '" + f.name + "'");
+      // A `fusion` here means the '}' of this one was forgotten.
+      if (tok_.is(TokenKind::EndOfFile) || tok_.isIdentifier("fusion"))
+        errorExpected("'}' to close fusion '" + f.name + "'", &open);
       if (tok_.isIdentifier("input"))
         f.inputs.push_back(parseInput());
       else if (tok_.isIdentifier("output"))
         f.outputs.push_back(parseOutput());
-      else if (tok_.is(TokenKind::Identifier) && !isKeyword(tok_.spelling))
+      else if (tok_.is(TokenKind::Identifier)) // a keyword is reported as a bad value name
         f.assignments.push_back(parseAssignment());
       else
         errorExpected("a statement ('input', 'output' or 'NAME = ...')");
@@ -155,13 +174,16 @@ private:
     return f;
   }
 
-  ast::IntList parseIntList() {
+  // `layout(...)`, at the 'layout' keyword (which diagnostics point at).
+  ast::IntList parseLayout() {
     ast::IntList list;
     list.loc = tok_.loc;
+    advance();
+    Token open = tok_;
     expect(TokenKind::LParen, "'(' after 'layout'");
     while (!tok_.is(TokenKind::RParen)) {
       if (!list.values.empty())
-        expect(TokenKind::Comma, "',' or ')' in the layout");
+        expect(TokenKind::Comma, "',' or ')' in the layout", &open);
       llvm::SMLoc loc;
       Number n = parseNumber(&loc);
       if (!n.isInteger) {
@@ -186,21 +208,25 @@ private:
     advance();
     if (tok_.is(TokenKind::LBracket)) {
       in.dimsLoc = tok_.loc;
+      Token open = tok_;
       advance();
       std::vector<ast::Dim> dims;
       while (!tok_.is(TokenKind::RBracket)) {
         if (!dims.empty())
-          expect(TokenKind::Comma, "',' or ']' in the shape");
+          expect(TokenKind::Comma, "',' or ']' in the shape", &open);
         ast::Dim d;
         d.loc = tok_.loc;
         if (tok_.is(TokenKind::Identifier)) {
           llvm::SMLoc loc;
           d.symbol = expectName("a symbolic extent", &loc);
-        } else if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Minus)) {
+        } else if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Float) ||
+                   tok_.is(TokenKind::Minus)) {
           llvm::SMLoc loc;
           Number n = parseNumber(&loc);
-          if (!n.isInteger)
-            errorExpected("an extent");
+          if (!n.isInteger) {
+            diag_.error(loc, "extents must be integers or symbols, found '" + n.str() + "'");
+            throw SyntaxError{};
+          }
           d.value = n.intValue;
         } else {
           errorExpected("an extent (an integer or a symbol)");
@@ -212,9 +238,12 @@ private:
     }
     while (true) {
       if (tok_.isIdentifier("layout")) {
-        advance();
-        in.layout = parseIntList();
+        if (in.layout)
+          errorRepeated("layout", "input '" + in.name + "'", in.layout->loc);
+        in.layout = parseLayout();
       } else if (tok_.isIdentifier("strided")) {
+        if (in.stridedLoc)
+          errorRepeated("strided", "input '" + in.name + "'", *in.stridedLoc);
         in.stridedLoc = tok_.loc;
         advance();
       } else {
@@ -228,11 +257,16 @@ private:
     advance(); // 'output'
     ast::OutputDecl out;
     out.name = expectName("an output name", &out.loc);
+    std::optional<llvm::SMLoc> aliasesKeyword;
     while (true) {
       if (tok_.isIdentifier("layout")) {
-        advance();
-        out.layout = parseIntList();
+        if (out.layout)
+          errorRepeated("layout", "output '" + out.name + "'", out.layout->loc);
+        out.layout = parseLayout();
       } else if (tok_.isIdentifier("aliases")) {
+        if (aliasesKeyword)
+          errorRepeated("aliases", "output '" + out.name + "'", *aliasesKeyword);
+        aliasesKeyword = tok_.loc;
         advance();
         out.aliases = expectName("the name of the aliased input", &out.aliasesLoc);
       } else {
@@ -268,10 +302,11 @@ private:
       return e;
     }
     e.kind = ast::Expr::Kind::Call;
+    Token open = tok_;
     advance();
     while (!tok_.is(TokenKind::RParen)) {
       if (!e.args.empty())
-        expect(TokenKind::Comma, "',' or ')' in the arguments of '" + e.name + "'");
+        expect(TokenKind::Comma, "',' or ')' in the arguments of '" + e.name + "'", &open);
       e.args.push_back(parseArgument());
     }
     advance();
@@ -328,16 +363,18 @@ private:
       v.text = tok_.value;
       advance();
       return v;
-    case TokenKind::LBracket:
+    case TokenKind::LBracket: {
       v.kind = ast::AttrValue::Kind::List;
+      Token open = tok_;
       advance();
       while (!tok_.is(TokenKind::RBracket)) {
         if (!v.items.empty())
-          expect(TokenKind::Comma, "',' or ']' in the list");
+          expect(TokenKind::Comma, "',' or ']' in the list", &open);
         v.items.push_back(parseAttrValue());
       }
       advance();
       return v;
+    }
     default:
       errorExpected("an attribute value");
     }
@@ -346,6 +383,7 @@ private:
   Lexer lexer_;
   DiagnosticEngine &diag_;
   Token tok_;
+  std::string end_ = "end of input"; // what EndOfFile means to the user
 };
 
 template <class F> auto guarded(F &&f) -> std::optional<decltype(f())> {

@@ -8,6 +8,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
+#include <map>
+
 namespace fuserc {
 namespace {
 
@@ -31,7 +34,8 @@ public:
     std::vector<ast::Fusion> fusions;
     if (!root.IsMap())
       error(root, "expected a fusion (a map with 'name', 'inputs', 'ops', 'outputs') or a map "
-                  "with a 'fusions' list at the top level");
+                  "with a 'fusions' list at the top level, found " +
+                      kindOf(root));
     if (root["fusions"]) {
       checkKeys(root, {"fusions"}, "the top level");
       const YAML::Node list = root["fusions"];
@@ -77,8 +81,26 @@ private:
     return node.Scalar();
   }
 
+  // YAML parsers keep one of two equal keys and drop the other silently;
+  // a repeated key is almost always a mistake, so it is an error.
+  void checkUniqueKeys(const YAML::Node &map, const std::string &where) {
+    std::map<std::string, YAML::Mark> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (!it->first.IsScalar())
+        continue;
+      auto [prev, inserted] = seen.try_emplace(it->first.Scalar(), it->first.Mark());
+      if (!inserted) {
+        diag_.error(locOf(it->first),
+                    "key '" + it->first.Scalar() + "' is given twice in " + where);
+        diag_.note(locOf(prev->second), "first given here");
+        throw LoadError{};
+      }
+    }
+  }
+
   void checkKeys(const YAML::Node &map, std::initializer_list<const char *> allowed,
                  const std::string &where) {
+    checkUniqueKeys(map, where);
     for (auto it = map.begin(); it != map.end(); ++it) {
       std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
       bool known = false;
@@ -107,19 +129,42 @@ private:
     return text;
   }
 
-  // A scalar handed to the text parser: lexed in place when possible, or as
-  // a buffer of its own named after its position.
+  // A scalar handed to the text parser: lexed in place when possible, or
+  // else as derived text whose locations map back into the YAML buffer.
   llvm::StringRef statementText(const YAML::Node &node) {
     if (std::optional<llvm::StringRef> text = inPlace(node))
       return *text;
-    auto [line, col] = diag_.sourceMgr().getLineAndColumn(locOf(node));
-    std::string name = diag_.sourceMgr()
-                           .getMemoryBuffer(diag_.sourceMgr().FindBufferContainingLoc(locOf(node)))
-                           ->getBufferIdentifier()
-                           .str() +
-                       ":" + std::to_string(line) + ":" + std::to_string(col);
-    unsigned id = diag_.addBuffer(llvm::MemoryBuffer::getMemBufferCopy(node.Scalar(), name));
-    return diag_.sourceMgr().getMemoryBuffer(id)->getBuffer();
+    return diag_.addDerivedText(node.Scalar(), origins(node));
+  }
+
+  // Where each character of a scalar's value was written. A multi-line
+  // scalar (plain, quoted, folded `>` or literal `|`) loses line breaks,
+  // indentation, quotes and escapes in its value, so the value is aligned
+  // with the source: each character maps to the next source character
+  // equal to it, and a space or line break of the value to the next
+  // whitespace of the source. Errors never point at whitespace, so the
+  // alignment only needs to be exact for the other characters.
+  std::vector<const char *> origins(const YAML::Node &node) const {
+    const std::string &value = node.Scalar();
+    const char *start = locOf(node).getPointer();
+    const char *src = start, *end = buffer_.end();
+    if (src != end && (*src == '|' || *src == '>')) {
+      while (src != end && *src != '\n') // the block scalar's header
+        ++src;
+    } else if (src != end && (*src == '"' || *src == '\'')) {
+      ++src;
+    }
+    auto isSpace = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    std::vector<const char *> out;
+    for (char c : value) {
+      while (src != end && *src != c && !(isSpace(c) && isSpace(*src)))
+        ++src;
+      if (src == end) // not found: every character at the scalar's start
+        return std::vector<const char *>(value.size() + 1, start);
+      out.push_back(src++);
+    }
+    out.push_back(src); // the end of the value
+    return out;
   }
 
   ast::Fusion loadFusion(const YAML::Node &node) {
@@ -192,14 +237,19 @@ private:
       t = lexer.next();
     if (!lexer.next().is(TokenKind::EndOfFile))
       return std::nullopt;
+    // The same limits, and messages, as the text parser's literals.
     if (t.is(TokenKind::Integer)) {
-      long long v;
-      if (t.spelling.getAsInteger(10, v))
-        error(node, "integer '" + node.Scalar() + "' does not fit in 64 bits");
-      return Number::integer(negative ? -v : v);
+      unsigned long long magnitude;
+      unsigned long long limit = negative ? 1ull << 63 : (1ull << 63) - 1;
+      if (t.spelling.getAsInteger(10, magnitude) || magnitude > limit)
+        error(node, "integer literal '" + node.Scalar() + "' does not fit in 64 bits");
+      return Number::integer(negative ? static_cast<int64_t>(0 - magnitude)
+                                      : static_cast<int64_t>(magnitude));
     }
     if (t.is(TokenKind::Float)) {
       double v = std::strtod(t.spelling.str().c_str(), nullptr);
+      if (std::isinf(v))
+        error(node, "number '" + t.spelling.str() + "' is too large for f64");
       return Number::floating(negative ? -v : v);
     }
     return std::nullopt;
@@ -259,6 +309,7 @@ private:
       error(node, "expected an op: a statement string like 't1 = add(x, y)' or a map with "
                   "'out', 'op', 'args' and attributes, found " +
                       kindOf(node));
+    checkUniqueKeys(node, "an op");
     ast::Assignment a;
     if (!node["out"])
       error(node, "op has no 'out' (the name of its result)");

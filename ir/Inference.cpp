@@ -133,7 +133,10 @@ private:
           "operand " + std::to_string(i + 1) + " (" + quoted(spec.name) + ") of " + opName();
       if (spec.kind == OperandKind::Index && !isInteger(v->dtype()))
         fail(what + " must be an integer tensor, got " + typeString(v), int(i));
-      if (spec.kind == OperandKind::Scalar && (!v->isRankZero() || !isInteger(v->dtype())))
+      // rand_like's seed and offset are scalar inputs (DESIGN 2.3): the
+      // caller picks the random stream at launch, so no literal or
+      // computed value stands in for them.
+      if (spec.kind == OperandKind::Scalar && (!v->isScalarInput() || !isInteger(v->dtype())))
         fail(what + " must be an integer scalar input, got " + typeString(v), int(i));
     }
   }
@@ -206,10 +209,11 @@ private:
     return sorted;
   }
 
-  void requireNonNegative(const Extent &e, std::string_view attr) const {
+  // `item` is the extent's index in the list attribute `attr`.
+  void requireNonNegative(const Extent &e, std::string_view attr, size_t item) const {
     if (auto c = e.constant(); c && *c < 0)
       fail(opName() + " extent " + std::to_string(*c) + " in " + quoted(attr) + " is negative", -1,
-           std::string(attr));
+           std::string(attr), int(item));
   }
 
   // --- shape rules ----------------------------------------------------------
@@ -286,8 +290,8 @@ private:
   std::vector<Extent> broadcastInDimShape() {
     const std::vector<Extent> &in = operand(0)->shape();
     std::vector<Extent> out = attrs_.extents("shape");
-    for (const Extent &e : out)
-      requireNonNegative(e, "shape");
+    for (size_t d = 0; d < out.size(); ++d)
+      requireNonNegative(out[d], "shape", d);
     std::vector<int64_t> dims;
     for (int64_t d : attrs_.axes("broadcast_dims"))
       dims.push_back(normalizeAxis(d, out.size(), "broadcast_dims", int(dims.size())));
@@ -328,13 +332,17 @@ private:
                    " (-1 keeps an operand dim; the operand has rank " + std::to_string(in.size()) +
                    ")",
                -1, "shape", int(d));
-        requireNonNegative(out[d], "shape");
+        requireNonNegative(out[d], "shape", d);
         continue;
       }
       const Extent &src = in[d - lead];
-      if (keep)
+      if (keep) {
         out[d] = src;
-      else if (!src.isConstant(1) && src != out[d])
+        continue;
+      }
+      // An extent-1 dim expands to any extent, but not to a negative one.
+      requireNonNegative(out[d], "shape", d);
+      if (!src.isConstant(1) && src != out[d])
         fail(opName() + " cannot expand dim " + std::to_string(d - lead) + " of extent " +
                  src.str() + " to " + out[d].str() + " (only extent-1 dims expand)",
              -1, "shape", int(d));
@@ -357,7 +365,7 @@ private:
         inferred = d;
         continue;
       }
-      requireNonNegative(out[d], "shape");
+      requireNonNegative(out[d], "shape", d);
       known = known * out[d];
     }
     Extent total = numElements(in);
@@ -538,10 +546,12 @@ private:
 
   std::vector<Extent> creationShape() {
     std::vector<Extent> out = attrs_.extents("shape");
-    for (const Extent &e : out) {
-      if (e.isConstant(-1))
-        fail(opName() + " 'shape' cannot contain -1", -1, "shape");
-      requireNonNegative(e, "shape");
+    for (size_t d = 0; d < out.size(); ++d) {
+      if (out[d].isConstant(-1))
+        fail(opName() + " 'shape' cannot contain -1 (a created tensor has no operand to infer "
+                        "it from)",
+             -1, "shape", int(d));
+      requireNonNegative(out[d], "shape", d);
     }
     if (attrs_.has("dim"))
       axisAttr("dim", out.size());

@@ -23,8 +23,8 @@ namespace fuserc {
 
 struct InferenceError {
   std::string message;
-  int operand = -1; // the operand the error is about, or -1
-  std::string attr; // the attribute the error is about, or empty
+  int operand = -1;  // the operand the error is about, or -1
+  std::string attr;  // the attribute the error is about, or empty
   int attrItem = -1; // the entry of the list attribute `attr` it is about, or -1
 };
 
