@@ -1,7 +1,9 @@
 // The deterministic IR printer used by every dump.
 //
-// Output is valid text-form source (types follow as `//` comments), so a
-// dump can be read back; anonymous values are numbered `_0, _1, ...` in
+// Output is text-form source (types follow as `//` comments) that reads
+// back to the same IR, except where inference derived an extent expression
+// the language has no syntax for (e.g. `shape=[M*N]` from a reshape's -1,
+// `start=N - 2` from a negative slice bound on a symbolic dim); anonymous values are numbered `_0, _1, ...` in
 // definition order, skipping names the fusion already uses. No addresses,
 // no paths, no timestamps.
 #pragma once
