@@ -33,7 +33,6 @@ std::string describeOp(const Op &op);
 std::string shapeText(const std::vector<int64_t> &shape);
 
 int64_t dot(const std::vector<int64_t> &index, const std::vector<int64_t> &strides);
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape);
 
 // Calls fn(index, linear) for every multi-index of `shape` in row-major
 // order; once with an empty index for rank 0, never when an extent is 0.

@@ -93,16 +93,6 @@ std::vector<int64_t> broadcastStrides(const Tensor &t, const std::vector<int64_t
   return strides;
 }
 
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
-  std::vector<int64_t> strides(shape.size());
-  int64_t stride = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  return strides;
-}
-
 double readAsFloat(const Tensor &t, size_t i, DType floatType) {
   if (t.isFloating())
     return roundToFloatType(t.getFloat(i), floatType);

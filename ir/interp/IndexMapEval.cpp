@@ -31,7 +31,7 @@ AffineMap broadcastInDimMap(const Op &op, const Tensor &x, const std::vector<int
   if (dims.size() != x.rank())
     fail(op, "broadcast_dims has " + std::to_string(dims.size()) +
                  " entries for an operand of rank " + std::to_string(x.rank()));
-  const std::vector<int64_t> own = interp::rowMajorStrides(x.shape());
+  const std::vector<int64_t> own = rowMajorStrides(x.shape());
   AffineMap map{std::vector<int64_t>(out.size(), 0)};
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = checkedAxis(op, "broadcast_dims", dims[i], out.size());
@@ -49,7 +49,7 @@ AffineMap permuteMap(const Op &op, const Tensor &x, const std::vector<int64_t> &
   const std::vector<int64_t> &dims = op.attrs().axes("dims");
   if (dims.size() != x.rank() || out.size() != x.rank())
     fail(op, "dims does not permute the operand's " + std::to_string(x.rank()) + " dims");
-  const std::vector<int64_t> own = interp::rowMajorStrides(x.shape());
+  const std::vector<int64_t> own = rowMajorStrides(x.shape());
   AffineMap map;
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = checkedAxis(op, "dims", dims[i], x.rank());
@@ -71,7 +71,7 @@ AffineMap squeezeMap(const Op &op, const Tensor &x) {
            "dim " + std::to_string(d) + " has extent " + std::to_string(x.shape()[d]) + ", not 1");
     squeezed[d] = true;
   }
-  const std::vector<int64_t> own = interp::rowMajorStrides(x.shape());
+  const std::vector<int64_t> own = rowMajorStrides(x.shape());
   AffineMap map;
   for (size_t d = 0; d < x.rank(); ++d)
     if (!squeezed[d])
@@ -81,7 +81,7 @@ AffineMap squeezeMap(const Op &op, const Tensor &x) {
 
 AffineMap unsqueezeMap(const Op &op, const Tensor &x) {
   const int64_t dim = checkedAxis(op, "dim", op.attrs().integer("dim"), x.rank() + 1);
-  AffineMap map{interp::rowMajorStrides(x.shape())};
+  AffineMap map{rowMajorStrides(x.shape())};
   map.strides.insert(map.strides.begin() + dim, 0);
   return map;
 }
@@ -99,7 +99,7 @@ AffineMap sliceMap(const Op &op, const Tensor &x, const std::vector<int64_t> &ou
     fail(op, std::to_string(count) + " elements from " + std::to_string(start) + " by step " +
                  std::to_string(step) + " leave dim " + std::to_string(dim) + " of extent " +
                  std::to_string(extent));
-  AffineMap map{interp::rowMajorStrides(x.shape())};
+  AffineMap map{rowMajorStrides(x.shape())};
   map.base = start * map.strides[dim];
   map.strides[dim] *= step;
   return map;
@@ -107,7 +107,7 @@ AffineMap sliceMap(const Op &op, const Tensor &x, const std::vector<int64_t> &ou
 
 AffineMap padMap(const Op &op, const Tensor &x, const EvalContext &ctx) {
   const int64_t dim = checkedAxis(op, "dim", op.attrs().integer("dim"), x.rank());
-  AffineMap map{interp::rowMajorStrides(x.shape())};
+  AffineMap map{rowMajorStrides(x.shape())};
   map.padDim = dim;
   map.padBefore = ctx.evaluate(op.attrs().extent("before"));
   map.padExtent = x.shape()[dim];
@@ -129,7 +129,7 @@ AffineMap buildMap(const Op &op, const Tensor &x, const std::vector<int64_t> &ou
     if (count != x.numel())
       fail(op, "cannot reshape " + shapeText(x.shape()) + " to " + shapeText(out));
     // Row-major reinterpretation: output element j is input element j.
-    return AffineMap{interp::rowMajorStrides(out)};
+    return AffineMap{rowMajorStrides(out)};
   }
   case ShapeRule::Permute:
     return permuteMap(op, x, out);

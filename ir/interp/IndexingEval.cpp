@@ -49,7 +49,7 @@ void checkOtherDims(const Op &op, const std::vector<int64_t> &indexShape, const 
 Tensor evalCat(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
   Tensor result = interp::makeResult(op, ctx);
   const int64_t dim = checkedAxis(op, "dim", op.attrs().integer("dim"), result.rank());
-  const std::vector<int64_t> outStrides = interp::rowMajorStrides(result.shape());
+  const std::vector<int64_t> outStrides = rowMajorStrides(result.shape());
   int64_t position = 0; // where the next operand starts along dim
   for (size_t k = 0; k < operands.size(); ++k) {
     const Tensor &t = interp::operandAt(op, operands, k);
@@ -84,7 +84,7 @@ Tensor evalIndexSelect(const Op &op, std::span<const Tensor *const> operands,
   expected[dim] = index.shape()[0];
   if (result.shape() != expected)
     fail(op, "result shape " + shapeText(result.shape()) + " is not " + shapeText(expected));
-  const std::vector<int64_t> xStrides = interp::rowMajorStrides(x.shape());
+  const std::vector<int64_t> xStrides = rowMajorStrides(x.shape());
 
   interp::forEachIndex(result.shape(), [&](const std::vector<int64_t> &position, size_t j) {
     std::vector<int64_t> source = position;
@@ -104,7 +104,7 @@ Tensor evalGather(const Op &op, std::span<const Tensor *const> operands, const E
   if (result.shape() != index.shape())
     fail(op, "result shape " + shapeText(result.shape()) + " is not the index shape " +
                  shapeText(index.shape()));
-  const std::vector<int64_t> xStrides = interp::rowMajorStrides(x.shape());
+  const std::vector<int64_t> xStrides = rowMajorStrides(x.shape());
 
   interp::forEachIndex(index.shape(), [&](const std::vector<int64_t> &position, size_t p) {
     std::vector<int64_t> source = position;
@@ -135,12 +135,12 @@ Tensor evalScatter(const Op &op, std::span<const Tensor *const> operands, const 
     if (!covers)
       fail(op, "src of shape " + shapeText(src.shape()) + " does not cover the index " +
                    shapeText(index.shape()));
-    srcStrides = interp::rowMajorStrides(src.shape());
+    srcStrides = rowMajorStrides(src.shape());
   }
 
   for (size_t i = 0; i < x.numel(); ++i)
     interp::copyElement(x, i, result, i);
-  const std::vector<int64_t> outStrides = interp::rowMajorStrides(result.shape());
+  const std::vector<int64_t> outStrides = rowMajorStrides(result.shape());
   // Row-major order over the index makes the last duplicate write win.
   interp::forEachIndex(index.shape(), [&](const std::vector<int64_t> &position, size_t p) {
     std::vector<int64_t> target = position;

@@ -245,15 +245,17 @@ void Tensor::setInt(size_t i, int64_t v) {
     ints_.at(i) = wrapToIntType(v, dtype_);
 }
 
-std::vector<int64_t> Tensor::strides() const {
-  std::vector<int64_t> result(shape_.size());
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size());
   int64_t stride = 1;
-  for (size_t d = shape_.size(); d-- > 0;) {
-    result[d] = stride;
-    stride *= shape_[d];
+  for (size_t d = shape.size(); d-- > 0;) {
+    strides[d] = stride;
+    stride *= shape[d];
   }
-  return result;
+  return strides;
 }
+
+std::vector<int64_t> Tensor::strides() const { return rowMajorStrides(shape_); }
 
 std::string Tensor::str() const {
   constexpr size_t kMaxShown = 256;

@@ -52,6 +52,9 @@ private:
   std::vector<int64_t> ints_;
 };
 
+// Strides in elements of a dense row-major tensor of `shape`.
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape);
+
 // Rounds a double to the nearest value of a floating dtype (ties to even);
 // f64 is returned unchanged.
 double roundToFloatType(double v, DType dtype);
