@@ -9,10 +9,6 @@ unsigned DiagnosticEngine::addBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer)
   return sourceMgr_.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
 }
 
-llvm::SMLoc DiagnosticEngine::locFor(unsigned bufferId, unsigned line, unsigned column) {
-  return sourceMgr_.FindLocForLineAndColumn(bufferId, line, column);
-}
-
 llvm::StringRef DiagnosticEngine::addDerivedText(llvm::StringRef text,
                                                  std::vector<const char *> origins) {
   // Owned by the SourceMgr so that locations into it stay valid; it is

@@ -21,8 +21,6 @@ public:
   // Registers a buffer; its identifier (the path as the user gave it) is the
   // file name in diagnostics. Returns the buffer ID.
   unsigned addBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
-  // The location of 1-based (line, column) in a buffer.
-  llvm::SMLoc locFor(unsigned bufferId, unsigned line, unsigned column);
   // Registers text derived from a source buffer so that it can be lexed:
   // a multi-line or escaped YAML scalar, folded and unescaped. `origins[i]`
   // is where byte i of `text` was written, with one more entry for the end.

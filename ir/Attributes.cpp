@@ -70,10 +70,6 @@ void Attributes::set(std::string_view name, AttrValue value) {
   entries_.push_back({std::string(name), std::move(value)});
 }
 
-void Attributes::erase(std::string_view name) {
-  std::erase_if(entries_, [&](const Entry &e) { return e.name == name; });
-}
-
 namespace {
 template <class T> const T &get(const Attributes &attrs, std::string_view name) {
   const AttrValue *v = attrs.find(name);

@@ -46,7 +46,6 @@ public:
   const AttrValue *find(std::string_view name) const;
   // Replaces the value of `name`, or appends it.
   void set(std::string_view name, AttrValue value);
-  void erase(std::string_view name);
 
   // Typed accessors; the attribute must be present with that type.
   int64_t integer(std::string_view name) const;

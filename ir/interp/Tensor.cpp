@@ -199,24 +199,25 @@ Tensor Tensor::scalar(DType dtype, double value) {
   return t;
 }
 
-Tensor Tensor::fromFloats(DType dtype, std::vector<int64_t> shape, std::span<const double> values) {
-  Tensor t(dtype, std::move(shape));
+namespace {
+// Fills `t` element by element through `set`, which converts to its dtype.
+template <class T, class Set>
+Tensor filled(Tensor t, std::span<const T> values, const char *what, Set set) {
   if (values.size() != t.numel())
-    throw std::invalid_argument("Tensor::fromFloats: " + std::to_string(values.size()) +
+    throw std::invalid_argument(std::string(what) + ": " + std::to_string(values.size()) +
                                 " values for " + std::to_string(t.numel()) + " elements");
   for (size_t i = 0; i < values.size(); ++i)
-    t.setFloat(i, values[i]);
+    (t.*set)(i, values[i]);
   return t;
+}
+} // namespace
+
+Tensor Tensor::fromFloats(DType dtype, std::vector<int64_t> shape, std::span<const double> values) {
+  return filled(Tensor(dtype, std::move(shape)), values, "Tensor::fromFloats", &Tensor::setFloat);
 }
 
 Tensor Tensor::fromInts(DType dtype, std::vector<int64_t> shape, std::span<const int64_t> values) {
-  Tensor t(dtype, std::move(shape));
-  if (values.size() != t.numel())
-    throw std::invalid_argument("Tensor::fromInts: " + std::to_string(values.size()) +
-                                " values for " + std::to_string(t.numel()) + " elements");
-  for (size_t i = 0; i < values.size(); ++i)
-    t.setInt(i, values[i]);
-  return t;
+  return filled(Tensor(dtype, std::move(shape)), values, "Tensor::fromInts", &Tensor::setInt);
 }
 
 double Tensor::getFloat(size_t i) const {
