@@ -75,14 +75,18 @@ std::string allSymbols(const Module &module) {
   return s.empty() ? "none" : s;
 }
 
+void printErrorCount(const DiagnosticEngine &diag) {
+  llvm::errs() << diag.errorCount() << " error" << (diag.errorCount() == 1 ? "" : "s")
+               << " generated.\n";
+}
+
 } // namespace
 
 int runCompiler(const CompileOptions &options) {
   DiagnosticEngine diag(llvm::errs());
   Module module;
   if (!loadFusionFiles(options.inputs, diag, module)) {
-    llvm::errs() << diag.errorCount() << " error" << (diag.errorCount() == 1 ? "" : "s")
-                 << " generated.\n";
+    printErrorCount(diag);
     return kExitInputError;
   }
   for (const auto &[sym, value] : options.shapes) {
@@ -102,7 +106,11 @@ int runCompiler(const CompileOptions &options) {
     llvm::errs() << "fuserc: loaded " << module.fusions.size() << " fusion(s) from "
                  << options.inputs.size() << " file(s)\n";
 
-  PipelineResult result = runPipeline(module, options);
+  PipelineResult result = runPipeline(module, options, diag);
+  if (result.status == PipelineResult::Status::InputError) {
+    printErrorCount(diag);
+    return kExitInputError;
+  }
   if (result.status == PipelineResult::Status::InternalError) {
     llvm::errs() << "fuserc: internal error: " << result.message << "\n";
     return kExitInternalError;

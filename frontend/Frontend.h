@@ -2,7 +2,7 @@
 // `.yaml`/`.yml`, chosen by extension) into one Module.
 #pragma once
 
-#include "frontend/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Fusion.h"
 
 #include <memory>

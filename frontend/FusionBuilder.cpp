@@ -308,7 +308,11 @@ private:
       diag_.error(out.loc, "output '" + out.name + "' is a scalar input; outputs are tensors");
       return;
     }
-    FusionOutput output{v, std::nullopt, nullptr, out.loc};
+    FusionOutput output;
+    output.name = out.name;
+    output.value = v;
+    output.loc = out.loc;
+    output.aliasesLoc = out.aliasesLoc;
     if (out.layout) {
       if (!isPermutation(out.layout->values, v->rank())) {
         diag_.error(out.layout->loc, "layout" + layoutString(out.layout->values) + " of output '" +
@@ -318,7 +322,7 @@ private:
                                          shapeString(v->shape()) + ")");
         return;
       }
-      output.layout = out.layout->values;
+      output.pinnedLayout = out.layout->values;
     }
     if (!out.aliases.empty() && !(output.aliases = checkAlias(out, v)))
       return;
@@ -344,7 +348,7 @@ private:
     for (const FusionOutput &o : fusion_->outputs())
       if (o.aliases == target) {
         diag_.error(out.aliasesLoc, "input '" + out.aliases + "' is already aliased by output '" +
-                                        o.value->name() + "'");
+                                        o.name + "'");
         return nullptr;
       }
     return target;

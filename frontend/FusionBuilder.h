@@ -5,7 +5,7 @@
 #pragma once
 
 #include "frontend/AST.h"
-#include "frontend/Diagnostics.h"
+#include "support/Diagnostics.h"
 #include "ir/Fusion.h"
 
 #include <span>

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "frontend/AST.h"
-#include "frontend/Diagnostics.h"
+#include "support/Diagnostics.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "frontend/AST.h"
-#include "frontend/Diagnostics.h"
+#include "support/Diagnostics.h"
 
 #include <optional>
 #include <vector>

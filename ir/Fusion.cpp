@@ -32,6 +32,18 @@ std::string layoutString(const Layout &layout) {
   return s + ")";
 }
 
+std::string_view outputKindName(OutputKind kind) {
+  switch (kind) {
+  case OutputKind::NewBuffer:
+    return "new buffer";
+  case OutputKind::View:
+    return "view";
+  case OutputKind::InPlace:
+    return "in-place";
+  }
+  return "?";
+}
+
 Value *Fusion::newValue(ValueKind kind) {
   values_.push_back(std::unique_ptr<Value>(new Value()));
   Value *v = values_.back().get();
@@ -47,6 +59,7 @@ Value *Fusion::addTensorInput(std::string name, DType dtype, std::vector<Extent>
   v->dtype_ = dtype;
   v->shape_ = std::move(shape);
   v->layout_ = std::move(layout);
+  v->layoutOrigin_ = "declared";
   v->strided_ = strided;
   v->loc_ = loc;
   inputs_.push_back(v);
@@ -88,6 +101,13 @@ Op *Fusion::addOp(OpKind kind, std::vector<Value *> operands, Attributes attrs, 
   op->result_ = result;
   return op;
 }
+
+void Fusion::setLayout(Value *value, Layout layout, std::string origin) {
+  value->layout_ = std::move(layout);
+  value->layoutOrigin_ = std::move(origin);
+}
+
+void Fusion::setName(Value *value, std::string name) { value->name_ = std::move(name); }
 
 Value *Fusion::findValue(std::string_view name) const {
   if (name.empty())

@@ -42,8 +42,12 @@ public:
   // A scalar passed at launch (`input s: f32`), as opposed to a tensor input.
   bool isScalarInput() const { return isInput() && isScalarInput_; }
 
-  // Inputs only.
+  // Memory order, outermost first. Tensor inputs: as declared. Op results:
+  // empty until layout inference chooses one (see passes/LayoutInference.h).
   const Layout &layout() const { return layout_; }
+  // Where the layout came from, in words ("declared", "from x through add").
+  const std::string &layoutOrigin() const { return layoutOrigin_; }
+  // Inputs only.
   bool isStrided() const { return strided_; }
   // Literals only.
   const Number &literal() const { return literal_; }
@@ -64,6 +68,7 @@ private:
   std::vector<Extent> shape_;
   bool isScalarInput_ = false;
   Layout layout_;
+  std::string layoutOrigin_;
   bool strided_ = false;
   Number literal_;
   Op *definingOp_ = nullptr;
@@ -92,11 +97,41 @@ private:
   llvm::SMLoc loc_;
 };
 
+// How an output gets its memory (decided by alias analysis).
+enum class OutputKind : uint8_t {
+  NewBuffer, // written by a kernel into a buffer the caller provides
+  View,      // a view of an input's memory: no kernel, no copy
+  InPlace,   // written by a kernel into the buffer of the input it aliases
+};
+std::string_view outputKindName(OutputKind kind);
+
+// An output that is a view of an input: element i of the output lives at
+// base + offset + sum(i[d] * strides[d]), in elements of the base's dtype.
+// Strides of a dense base follow from its shape and layout; a `strided`
+// base's strides are the symbols `x.stride0`, `x.stride1`, ...
+struct ViewInfo {
+  Value *base = nullptr;
+  Extent offset;
+  std::vector<Extent> strides;
+};
+
 struct FusionOutput {
+  // The output's name in the ABI (header, manifest). It starts as the name of
+  // the value, and stays when a pass replaces or renames the value.
+  std::string name;
   Value *value = nullptr;
-  std::optional<Layout> layout; // pinned by the user
-  Value *aliases = nullptr;     // in-place update of this input
+  std::optional<Layout> pinnedLayout; // `layout(...)` given by the user
+  Value *aliases = nullptr;           // in-place update of this input
   llvm::SMLoc loc;
+  llvm::SMLoc aliasesLoc; // the `aliases` clause, for hazard diagnostics
+
+  // Layout inference: the memory order (the pinned one when given) and
+  // where it came from.
+  Layout layout;
+  std::string layoutOrigin;
+  // Alias analysis.
+  OutputKind kind = OutputKind::NewBuffer;
+  std::optional<ViewInfo> view; // kind == View
 };
 
 struct TensorType {
@@ -122,6 +157,12 @@ public:
   Op *addOp(OpKind kind, std::vector<Value *> operands, Attributes attrs, TensorType type,
             std::string name, llvm::SMLoc loc);
   void addOutput(FusionOutput output) { outputs_.push_back(std::move(output)); }
+  std::vector<FusionOutput> &mutableOutputs() { return outputs_; }
+  // Sets the memory order of a value (layout inference).
+  void setLayout(Value *value, Layout layout, std::string origin);
+  // Gives an op result a (new) name; passes use it to keep the names a user
+  // knows when values are merged.
+  void setName(Value *value, std::string name);
 
   const std::vector<Value *> &inputs() const { return inputs_; }
   const std::vector<std::unique_ptr<Op>> &ops() const { return ops_; }

@@ -77,12 +77,16 @@ private:
       problem("an output is not a value of the fusion");
       return;
     }
-    if (out.layout && !isPermutation(*out.layout, out.value->rank()))
-      problem("output " + std::to_string(out.value->id()) + " has an invalid layout " +
-              layoutString(*out.layout));
+    if (out.pinnedLayout && !isPermutation(*out.pinnedLayout, out.value->rank()))
+      problem("output '" + out.name + "' has an invalid pinned layout " +
+              layoutString(*out.pinnedLayout));
+    if (!out.layout.empty() && !isPermutation(out.layout, out.value->rank()))
+      problem("output '" + out.name + "' has an invalid layout " + layoutString(out.layout));
+    if (out.name.empty())
+      problem("output " + std::to_string(out.value->id()) + " has no name");
     if (out.aliases && (!out.aliases->isInput() || out.aliases->dtype() != out.value->dtype() ||
                         out.aliases->shape() != out.value->shape()))
-      problem("output " + std::to_string(out.value->id()) +
+      problem("output '" + out.name + "'" +
               " aliases a value that is not a tensor input of the same type");
   }
 

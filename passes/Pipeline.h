@@ -1,15 +1,16 @@
 // The pass pipeline: the one ordered list of stages a fusion goes through,
 // and the one place where `--dump` and `--dump-dir` hook in.
 //
-// Stages, in order: parsed, canonicalize, layout, alias, segments, schedule,
-// cuda. This version implements `parsed` (the IR as the frontend built and
-// the verifier accepted it); later stages are listed so that dump file
-// numbering is stable as they arrive, and asking for one that does not exist
-// yet is a usage error, never a faked dump.
+// Stages, in order: parsed (the IR as the frontend built it), canonicalize,
+// layout, alias, segments, schedule, cuda. Every stage is followed by the
+// verifier and, when asked for, its dump. Stages not implemented yet are
+// listed so that dump file numbering is stable as they arrive; asking for
+// one is a usage error, never a faked dump.
 #pragma once
 
 #include "ir/Fusion.h"
 #include "passes/CompileOptions.h"
+#include "support/Diagnostics.h"
 
 #include <span>
 #include <string>
@@ -29,13 +30,16 @@ struct Dump {
 };
 
 struct PipelineResult {
-  enum class Status { Ok, InternalError } status = Status::Ok;
+  // InputError: a pass found an error in the input (reported through the
+  // diagnostic engine), e.g. an in-place update with a hazard.
+  enum class Status { Ok, InputError, InternalError } status = Status::Ok;
   std::string message;     // InternalError: what went wrong
   std::vector<Dump> dumps; // requested dumps, in stage order
 };
 
 // Runs the pipeline on every fusion of `module`. Dumps are collected, not
 // written, so a failing run leaves no partial output behind.
-PipelineResult runPipeline(Module &module, const CompileOptions &options);
+PipelineResult runPipeline(Module &module, const CompileOptions &options,
+                           DiagnosticEngine &diag);
 
 } // namespace fuserc

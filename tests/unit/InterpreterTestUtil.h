@@ -89,6 +89,7 @@ public:
   void output(Value *v) {
     FusionOutput out;
     out.value = v;
+    out.name = v->name().empty() ? "out" + std::to_string(fusion_.outputs().size()) : v->name();
     fusion_.addOutput(out);
   }
 

@@ -50,7 +50,10 @@ TEST(Verifier, WrongResultTypeIsReported) {
   Fusion f("f");
   Value *x = f.addTensorInput("x", DType::F32, {Extent::symbol("N")}, rowMajorLayout(1), false, {});
   Op *op = f.addOp(OpKind::Neg, {x}, {}, TensorType{DType::F16, {Extent::symbol("N")}}, "y", {});
-  f.addOutput({op->result(), std::nullopt, nullptr, {}});
+  FusionOutput out;
+  out.name = "y";
+  out.value = op->result();
+  f.addOutput(out);
   std::vector<std::string> problems = verifyFusion(f);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("has type f16[N] but its operands give f32[N]"), std::string::npos)
@@ -65,7 +68,10 @@ TEST(Verifier, AttributesNotInNormalFormAreReported) {
   attrs.set("axes", std::vector<int64_t>{-1});
   attrs.set("keepdim", false);
   Op *op = f.addOp(OpKind::Sum, {x}, attrs, TensorType{DType::F32, {Extent(2)}}, "y", {});
-  f.addOutput({op->result(), std::nullopt, nullptr, {}});
+  FusionOutput out;
+  out.name = "y";
+  out.value = op->result();
+  f.addOutput(out);
   std::vector<std::string> problems = verifyFusion(f);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("not in normal form"), std::string::npos) << problems[0];

@@ -1,5 +1,5 @@
 // Diagnostic printing over llvm::SourceMgr (see Diagnostics.h).
-#include "frontend/Diagnostics.h"
+#include "support/Diagnostics.h"
 
 #include "llvm/Support/WithColor.h"
 
