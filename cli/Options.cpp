@@ -83,14 +83,19 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes) {
     throw UsageError{"--name: '" + o.name + "' is not a C identifier"};
   if (o.depfile && !o.outputDir)
     throw UsageError{"--depfile needs -o (the depfile's targets are the output files)"};
-  if (!o.plugins.empty())
-    throw UsageError{"--plugin: scheduler plugins are not implemented yet in this fuserc"};
-  if (!o.schedulers.empty())
-    throw UsageError{"--schedulers: schedulers are not implemented yet in this fuserc"};
-  if (o.outputDir)
-    throw UsageError{"-o: writing kernels is not implemented yet in this fuserc (code "
-                     "generation is still to come); run without -o to check the input and "
-                     "print dumps with --dump"};
+  if (o.dumpFormat == "dot") {
+    std::string others;
+    for (const std::string &stage : o.dumpStages)
+      if (stage != "segments")
+        others += (others.empty() ? "" : ",") + stage;
+    if (std::find(o.dumpStages.begin(), o.dumpStages.end(), "segments") == o.dumpStages.end())
+      throw UsageError{"--dump-format=dot: only the segments dump has a dot form; add "
+                       "--dump=segments"};
+    if (!others.empty())
+      throw UsageError{"--dump-format=dot: only the segments dump has a dot form, but --dump "
+                       "also asks for " +
+                       others + "; dump those in a run without --dump-format=dot"};
+  }
 }
 
 } // namespace
@@ -114,10 +119,18 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
                  "cuda,all")
       ->delimiter(',');
   app.add_option("--dump-dir", dumpDir, "write each dump to DIR/NN-stage.txt instead of stderr");
+  app.add_option("--dump-format", o.dumpFormat,
+                 "text (default), or dot: a Graphviz picture of the segments dump (only with "
+                 "--dump=segments; written as NN-segments.dot under --dump-dir)")
+      ->check(CLI::IsMember({"text", "dot"}));
   app.add_option("--shape", shapes, "specialise a symbolic extent: SYM=N (repeatable)");
-  app.add_option("--schedulers", o.schedulers, "schedulers to use, in priority order")
+  app.add_option("--schedulers", o.schedulers,
+                 "schedulers to use, in priority order (default: alias,normalization,reduction,"
+                 "transpose,pointwise, then plugins' schedulers)")
       ->delimiter(',');
-  app.add_option("--plugin", o.plugins, "load extra schedulers from a shared library");
+  app.add_option("--plugin", o.plugins,
+                 "load extra schedulers from a shared library (repeatable; see "
+                 "schedulers/Plugin.h)");
   app.add_option("-j,--jobs", o.jobs, "parallel NVRTC jobs (output identical for any N)")
       ->check(CLI::PositiveNumber);
   app.add_option("--cache-dir", cacheDir, "compile cache directory");

@@ -2,6 +2,7 @@
 #include "ir/Extent.h"
 
 #include <algorithm>
+#include <climits>
 #include <set>
 #include <utility>
 
@@ -408,6 +409,40 @@ Extent Extent::substitute(const SymbolBindings &bindings) const {
     sum = sum + product;
   }
   return sum;
+}
+
+std::string extentToCode(const Extent &extent,
+                         const std::function<std::string(const std::string &)> &symbol) {
+  auto constant = [](int64_t v) {
+    // INT64_MIN has no literal; spell it as an expression.
+    if (v == INT64_MIN)
+      return std::string("(-9223372036854775807LL - 1)");
+    return "(" + std::to_string(v) + "LL)";
+  };
+  const Poly &poly = extent.poly();
+  if (poly.terms.empty())
+    return constant(0);
+  std::string sum;
+  for (const Term &t : poly.terms) {
+    std::string product;
+    if (t.coeff != 1 || t.factors.empty())
+      product = constant(t.coeff);
+    for (const AtomPtr &f : t.factors) {
+      std::string atom;
+      if (f->kind == AtomKind::Symbol) {
+        atom = "(" + symbol(f->name) + ")";
+      } else {
+        static const char *const kFunctions[] = {"", "fuserc_floordiv", "fuserc_ceildiv",
+                                                 "fuserc_mod", "fuserc_min", "fuserc_max"};
+        atom = std::string(kFunctions[static_cast<int>(f->kind)]) + "(" +
+               extentToCode(f->operands[0], symbol) + ", " +
+               extentToCode(f->operands[1], symbol) + ")";
+      }
+      product += (product.empty() ? "" : " * ") + atom;
+    }
+    sum += (sum.empty() ? "" : " + ") + product;
+  }
+  return "(" + sum + ")";
 }
 
 std::string shapeString(const std::vector<Extent> &shape) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -73,6 +74,14 @@ public:
 private:
   std::shared_ptr<const extent_detail::Poly> poly_;
 };
+
+// The extent as a C/C++/CUDA expression of type int64_t: `symbol(name)`
+// gives the expression for each symbol; floor/ceil division, modulo, min and
+// max call `fuserc_floordiv`, `fuserc_ceildiv`, `fuserc_mod`, `fuserc_min`
+// and `fuserc_max`, which generated code defines. Constants get an `LL`
+// suffix so the arithmetic is 64-bit.
+std::string extentToCode(const Extent &extent,
+                         const std::function<std::string(const std::string &)> &symbol);
 
 // "[M, N]"-style text of a shape.
 std::string shapeString(const std::vector<Extent> &shape);

@@ -269,4 +269,25 @@ InferenceResult inferResultType(OpKind kind, std::span<Value *const> operands, A
   }
 }
 
+ComputeDomain elementwiseComputeDomain(const Op &op) {
+  const OpInfo &info = op.info();
+  auto math = [](DType t) { return t == DType::F16 || t == DType::BF16 ? DType::F32 : t; };
+  DType compute;
+  if (op.kind() == OpKind::Cast) {
+    compute = op.operand(0)->dtype();
+  } else {
+    std::span<Value *const> operands(op.operands());
+    if (info.dtypeRule == DTypeRule::Where)
+      operands = operands.subspan(1);
+    compute = promoteOperandTypes(operands);
+  }
+  if (isFloating(compute))
+    return {true, math(compute)};
+  if (info.dtypeRule == DTypeRule::PromoteFloat || !info.hasCpuInt) {
+    const DType result = op.result()->dtype();
+    return {true, isFloating(result) ? math(result) : kDefaultFloat};
+  }
+  return {false, compute};
+}
+
 } // namespace fuserc

@@ -44,4 +44,17 @@ std::optional<std::vector<Extent>> broadcastShapes(const std::vector<Extent> &a,
 // a lower group is of a higher category (bool < integer < floating).
 DType promoteOperandTypes(std::span<Value *const> operands);
 
+// Where an elementwise op (shape rule Elementwise) does its math: operands
+// are converted to `operands` and the op's float (`cuda` / `cpu`) or integer
+// (`cudaInt` / `cpuInt`) expression applies. Floating-point math on f16 and
+// bf16 happens in f32; integral operands of an op with only floating-point
+// math (div, exp, ...) convert to its floating result type. For `where`,
+// the domain is that of the two branches (the condition is a truth value);
+// for `cast`, that of its input.
+struct ComputeDomain {
+  bool floating;
+  DType operands;
+};
+ComputeDomain elementwiseComputeDomain(const Op &op);
+
 } // namespace fuserc

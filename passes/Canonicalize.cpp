@@ -1,37 +1,275 @@
-// PLACEHOLDER during development: a plain copy. Replaced by the real pass.
+// The canonicalize pass's driver (see Canonicalize.h): rebuilds the fusion
+// op by op into a new one through a rewriter that applies the rules of
+// CanonicalizeRules.h to every op it builds and merges identical ops (CSE),
+// then copies over only the ops the outputs need (DCE).
+//
+// Three things keep the rebuilt fusion equal to the original:
+//   - a folded literal stands for a rank-0 op result, but literals are weak
+//     in type promotion; where a consumer would type differently with the
+//     literal, it gets the op back (materialize);
+//   - output names are ABI: two outputs never merge into one value, an
+//     output never becomes an input or a literal, and a value that an
+//     output merges into takes the output's name;
+//   - every rebuilt op has the type the original had (checked).
 #include "passes/Canonicalize.h"
 
-#include <map>
+#include "ir/Inference.h"
+#include "passes/CanonicalizeRules.h"
+
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
 
 namespace fuserc {
+namespace {
 
-std::unique_ptr<Fusion> canonicalize(const Fusion &fusion) {
+using namespace canonicalize_detail;
+
+// Which values (by id) the outputs need, directly or through ops.
+std::vector<bool> liveValues(const Fusion &fusion) {
+  std::vector<bool> live(fusion.values().size(), false);
+  for (const FusionOutput &output : fusion.outputs()) {
+    live[output.value->id()] = true;
+    if (output.aliases)
+      live[output.aliases->id()] = true;
+  }
+  for (auto it = fusion.ops().rbegin(); it != fusion.ops().rend(); ++it)
+    if (live[(*it)->result()->id()])
+      for (const Value *operand : (*it)->operands())
+        live[operand->id()] = true;
+  return live;
+}
+
+Value *copyInput(Fusion &into, const Value &input) {
+  if (input.isScalarInput())
+    return into.addScalarInput(input.name(), input.dtype(), input.loc());
+  return into.addTensorInput(input.name(), input.dtype(), input.shape(), input.layout(),
+                             input.isStrided(), input.loc());
+}
+
+// The outputs of `from`, with their values mapped into the new fusion.
+template <typename Map> void copyOutputs(const Fusion &from, Fusion &into, Map map) {
+  for (FusionOutput output : from.outputs()) {
+    output.value = map(output.value);
+    if (output.aliases)
+      output.aliases = map(output.aliases);
+    if (output.view)
+      output.view->base = map(output.view->base);
+    into.addOutput(std::move(output));
+  }
+}
+
+// DCE: a copy of `fusion` with every input but only the ops its outputs
+// need, in their order.
+std::unique_ptr<Fusion> copyLiveOps(const Fusion &fusion) {
   auto out = std::make_unique<Fusion>(fusion.name(), fusion.loc());
-  std::map<const Value *, Value *> map;
-  for (const Value *in : fusion.inputs())
-    map[in] = in->isScalarInput()
-                  ? out->addScalarInput(in->name(), in->dtype(), in->loc())
-                  : out->addTensorInput(in->name(), in->dtype(), in->shape(), in->layout(),
-                                        in->isStrided(), in->loc());
+  const std::vector<bool> live = liveValues(fusion);
+  std::vector<Value *> map(fusion.values().size(), nullptr);
+  auto mapped = [&](const Value *v) {
+    Value *&slot = map[v->id()];
+    if (!slot && v->isLiteral())
+      slot = out->addLiteral(v->literal(), v->loc());
+    return slot;
+  };
+  for (const Value *input : fusion.inputs())
+    map[input->id()] = copyInput(*out, *input);
   for (const auto &op : fusion.ops()) {
+    const Value *result = op->result();
+    if (!live[result->id()])
+      continue;
     std::vector<Value *> operands;
-    for (Value *v : op->operands()) {
-      if (v->isLiteral() && !map.count(v))
-        map[v] = out->addLiteral(v->literal(), v->loc());
-      operands.push_back(map.at(v));
-    }
-    map[op->result()] = out->addOp(op->kind(), operands, op->attrs(),
-                                   {op->result()->dtype(), op->result()->shape()},
-                                   op->result()->name(), op->loc())
+    for (const Value *operand : op->operands())
+      operands.push_back(mapped(operand));
+    map[result->id()] = out->addOp(op->kind(), std::move(operands), op->attrs(),
+                                   {result->dtype(), result->shape()}, result->name(), op->loc())
                             ->result();
   }
-  for (FusionOutput o : fusion.outputs()) {
-    o.value = map.at(o.value);
-    if (o.aliases)
-      o.aliases = map.at(o.aliases);
-    out->addOutput(o);
-  }
+  copyOutputs(fusion, *out, mapped);
   return out;
+}
+
+// The promotion of the operands that decides an op's computation type.
+std::vector<DType> operandTyping(const Op &op, std::span<Value *const> operands) {
+  std::vector<DType> typing = {promoteOperandTypes(operands)};
+  if (op.info().dtypeRule == DTypeRule::Where)
+    typing.push_back(promoteOperandTypes(operands.subspan(1)));
+  return typing;
+}
+
+// The rewriter every op is built through: applies the cast and folding
+// rules, then reuses an identical op when there is one (CSE).
+class CanonicalRewriter : public FusionRewriter {
+public:
+  using FusionRewriter::FusionRewriter;
+
+  Value *create(OpKind kind, std::vector<Value *> operands, Attributes attrs) override {
+    std::string error;
+    std::optional<TensorType> type = infer(kind, operands, attrs, &error);
+    if (!type)
+      throw std::logic_error("canonicalize built an op that does not type-check: " + error);
+    if (kind == OpKind::Cast)
+      if (Value *simpler = simplifyCast(*this, operands[0], attrs.dtype("dtype")))
+        return simpler;
+    if (std::optional<Number> folded = foldToLiteral(kind, operands, attrs, *type))
+      return literal(*folded);
+    std::string key = cseKey(kind, operands, attrs);
+    if (auto it = existing_.find(key); it != existing_.end())
+      return it->second;
+    Value *v = append(kind, std::move(operands), std::move(attrs), std::move(*type));
+    existing_.emplace(std::move(key), v);
+    return v;
+  }
+
+  // A new op of its own, whatever equal ones exist.
+  Value *createDistinct(OpKind kind, std::vector<Value *> operands, const Attributes &attrs) {
+    std::string error;
+    if (Value *v = tryAdd(kind, std::move(operands), attrs, &error))
+      return v;
+    throw std::logic_error("canonicalize rebuilt an op that does not type-check: " + error);
+  }
+
+private:
+  // Op kind, operands (literals are shared, so a literal's identity is its
+  // value and kind) and normalized attributes.
+  static std::string cseKey(OpKind kind, const std::vector<Value *> &operands,
+                            const Attributes &attrs) {
+    std::string key = std::to_string(static_cast<unsigned>(kind)) + "(";
+    for (const Value *v : operands)
+      key += std::to_string(v->id()) + ",";
+    key += ")";
+    for (const Attributes::Entry &e : attrs.entries())
+      key += e.name + "=" + attrValueString(e.value) + ";";
+    return key;
+  }
+
+  std::unordered_map<std::string, Value *> existing_;
+};
+
+class Canonicalizer {
+public:
+  Canonicalizer(const Fusion &source, Fusion &target)
+      : source_(source), target_(target), rewriter_(target), map_(source.values().size(), nullptr) {
+    for (const FusionOutput &output : source.outputs())
+      outputValues_.insert(output.value);
+  }
+
+  void run() {
+    for (const Value *input : source_.inputs())
+      map_[input->id()] = copyInput(target_, *input);
+    const std::vector<bool> live = liveValues(source_);
+    for (const auto &op : source_.ops())
+      if (live[op->result()->id()])
+        rebuild(*op);
+    copyOutputs(source_, target_, [&](const Value *v) { return mapped(v); });
+  }
+
+private:
+  Value *mapped(const Value *v) {
+    if (v->isLiteral())
+      return rewriter_.literal(v->literal());
+    return map_.at(v->id());
+  }
+
+  void rebuild(const Op &op) {
+    rewriter_.setLoc(op.loc());
+    const std::vector<Value *> operands = operandsFor(op);
+    Value *v = build(op, operands);
+    const Value *old = op.result();
+    if (outputValues_.count(old)) {
+      // Output names are ABI: an output gets a value of its own.
+      if (v->isInput() || v->isLiteral() || claimed_.count(v))
+        v = distinctCopy(op, operands, v);
+      claimed_.insert(v);
+      if (!old->name().empty())
+        target_.setName(v, old->name());
+    } else if (v->definingOp() && v->name().empty() && !old->name().empty()) {
+      target_.setName(v, old->name());
+    }
+    checkType(op, *v);
+    map_[old->id()] = v;
+  }
+
+  Value *build(const Op &op, const std::vector<Value *> &operands) {
+    const DType dtype = op.result()->dtype();
+    if (op.info().composite)
+      return decomposeComposite(rewriter_, op.kind(), operands, op.attrs(), dtype);
+    if (op.kind() == OpKind::Scatter)
+      if (Value *v = rewriteScatter(rewriter_, operands, op.attrs(), dtype))
+        return v;
+    return rewriter_.create(op.kind(), operands, op.attrs());
+  }
+
+  // `v` (what `op` was rebuilt as) as a new value no other output has: the
+  // op itself, or for a rewritten op a copy of the op that produced `v`.
+  Value *distinctCopy(const Op &op, const std::vector<Value *> &operands, const Value *v) {
+    const bool rewritten = op.info().composite || op.kind() == OpKind::Scatter;
+    if (rewritten && v->definingOp()) {
+      const Op &def = *v->definingOp();
+      return rewriter_.createDistinct(def.kind(), def.operands(), def.attrs());
+    }
+    return rewriter_.createDistinct(op.kind(), operands, op.attrs());
+  }
+
+  // The rebuilt operands of `op`. A folded literal replaces a rank-0 op
+  // result; where that changes how `op` types, the op result comes back.
+  std::vector<Value *> operandsFor(const Op &op) {
+    std::vector<Value *> operands;
+    bool folded = false;
+    for (const Value *old : op.operands()) {
+      operands.push_back(mapped(old));
+      folded = folded || (!old->isLiteral() && operands.back()->isLiteral());
+    }
+    if (folded && !typesAlike(op, operands))
+      for (size_t i = 0; i < operands.size(); ++i)
+        if (!op.operand(i)->isLiteral() && operands[i]->isLiteral())
+          operands[i] = materialize(*op.operand(i));
+    return operands;
+  }
+
+  bool typesAlike(const Op &op, const std::vector<Value *> &operands) {
+    Attributes attrs = op.attrs();
+    InferenceResult inferred = inferResultType(op.kind(), operands, attrs);
+    const auto *type = std::get_if<TensorType>(&inferred);
+    return type && type->dtype == op.result()->dtype() && type->shape == op.result()->shape() &&
+           operandTyping(op, operands) == operandTyping(op, op.operands());
+  }
+
+  // The op result `old` was folded away from, as an op again.
+  Value *materialize(const Value &old) {
+    Value *&slot = materialized_[&old];
+    if (!slot) {
+      const Op &op = *old.definingOp();
+      slot = rewriter_.createDistinct(op.kind(), operandsFor(op), op.attrs());
+      if (!old.name().empty() && !target_.findValue(old.name()))
+        target_.setName(slot, old.name());
+      checkType(op, *slot);
+    }
+    return slot;
+  }
+
+  static void checkType(const Op &op, const Value &v) {
+    const Value &old = *op.result();
+    if (v.dtype() != old.dtype() || v.shape() != old.shape())
+      throw std::logic_error("canonicalize rebuilt '" + std::string(op.info().name) + "' as " +
+                             std::string(dtypeName(v.dtype())) + shapeString(v.shape()) + ", not " +
+                             std::string(dtypeName(old.dtype())) + shapeString(old.shape()));
+  }
+
+  const Fusion &source_;
+  Fusion &target_;
+  CanonicalRewriter rewriter_;
+  std::vector<Value *> map_; // source value id -> rebuilt value
+  std::set<const Value *> outputValues_;
+  std::set<const Value *> claimed_; // rebuilt values some output already uses
+  std::map<const Value *, Value *> materialized_;
+};
+
+} // namespace
+
+std::unique_ptr<Fusion> canonicalize(const Fusion &fusion) {
+  Fusion rebuilt(fusion.name(), fusion.loc());
+  Canonicalizer(fusion, rebuilt).run();
+  return copyLiveOps(rebuilt);
 }
 
 } // namespace fuserc

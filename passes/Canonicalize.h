@@ -15,7 +15,10 @@
 //
 // The interpreter gives the same results before and after (bit for bit,
 // except that a decomposed composite is compared with the composite's
-// double-precision definition within rounding).
+// double-precision definition within rounding). A scatter index out of
+// range, an error for the scatter, gives the background after the rewrite.
+//
+// The rules live in CanonicalizeRules.h and the files it lists.
 #pragma once
 
 #include "ir/Fusion.h"

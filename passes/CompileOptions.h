@@ -18,10 +18,11 @@ struct CompileOptions {
   std::vector<std::string> emit{"header", "fatbin", "manifest"};
   std::vector<std::string> dumpStages; // pipeline stage names, in pipeline order
   std::optional<std::string> dumpDir;
-  SymbolBindings shapes; // --shape SYM=N
-  std::vector<std::string> schedulers;
-  std::vector<std::string> plugins;
-  unsigned jobs = 1;
+  std::string dumpFormat = "text";     // --dump-format: text, or dot (the segments dump only)
+  SymbolBindings shapes;               // --shape SYM=N
+  std::vector<std::string> schedulers; // --schedulers: names, in priority order
+  std::vector<std::string> plugins;    // --plugin: shared libraries, in load order
+  unsigned jobs = 0; // -j; 0: one per core
   std::optional<std::string> cacheDir;
   bool noCache = false;
   std::optional<std::string> depfile;

@@ -112,6 +112,8 @@ private:
     Candidate fallback{rowMajorLayout(result->rank()), "row-major (" + reason + ")", 0, SIZE_MAX,
                        {}};
     fusion_.setLayout(result, fallback.layout, describe(fallback));
+    // Later ops just say where the order was lost.
+    fallback.root = "row-major (order lost at '" + std::string(op.info().name) + "')";
     candidates_[result->id()] = std::move(fallback);
   }
 

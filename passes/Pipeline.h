@@ -2,14 +2,19 @@
 // and the one place where `--dump` and `--dump-dir` hook in.
 //
 // Stages, in order: parsed (the IR as the frontend built it), canonicalize,
-// layout, alias, segments, schedule, cuda. Every stage is followed by the
-// verifier and, when asked for, its dump. Stages not implemented yet are
-// listed so that dump file numbering is stable as they arrive; asking for
-// one is a usage error, never a faked dump.
+// layout, alias, segments, schedule (each segment's scheduler picks
+// parameters and emits its kernel), cuda (the CUDA source of the module).
+// Every stage is followed by the verifier and, when asked for, its dump.
+// Segmentation leaves the fusions as they are; its result (segments, their
+// schedulers, workspace tensors) travels beside them in
+// PipelineResult::segmentations, and the code in PipelineResult::code. The
+// schedule and cuda stages run only when -o or their dumps ask for them.
 #pragma once
 
 #include "ir/Fusion.h"
+#include "codegen/KernelPlan.h"
 #include "passes/CompileOptions.h"
+#include "passes/Segmentation.h"
 #include "support/Diagnostics.h"
 
 #include <span>
@@ -27,19 +32,31 @@ int stageNumber(std::string_view stage);
 struct Dump {
   std::string stage;
   std::string text;
+  std::string extension = "txt"; // of the file under --dump-dir: txt, or dot
 };
 
 struct PipelineResult {
   // InputError: a pass found an error in the input (reported through the
   // diagnostic engine), e.g. an in-place update with a hazard.
-  enum class Status { Ok, InputError, InternalError } status = Status::Ok;
+  // Unsupported: a segment fuserc cannot generate a kernel for yet (`message`
+  // names it).
+  enum class Status { Ok, InputError, Unsupported, InternalError } status = Status::Ok;
   std::string message;     // InternalError: what went wrong
   std::vector<Dump> dumps; // requested dumps, in stage order
+  // The segments stage's result, one per fusion of the module, in order.
+  // Segments point into the module's fusions and to the schedulers given.
+  std::vector<SegmentedFusion> segmentations;
+  // The schedule stage's result (only with -o or a schedule/cuda dump): each
+  // fusion's kernels, in order.
+  std::vector<FusionCode> code;
 };
 
-// Runs the pipeline on every fusion of `module`. Dumps are collected, not
-// written, so a failing run leaves no partial output behind.
+// Runs the pipeline on every fusion of `module`, segmenting with
+// `schedulers` (in priority order). Dumps are collected, not written, so a
+// failing run leaves no partial output behind.
 PipelineResult runPipeline(Module &module, const CompileOptions &options,
-                           DiagnosticEngine &diag);
+                           std::span<const Scheduler *const> schedulers, DiagnosticEngine &diag);
+// The same with the built-in schedulers in their default order.
+PipelineResult runPipeline(Module &module, const CompileOptions &options, DiagnosticEngine &diag);
 
 } // namespace fuserc

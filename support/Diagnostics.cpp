@@ -30,6 +30,13 @@ llvm::SMLoc DiagnosticEngine::original(llvm::SMLoc loc) const {
   return loc;
 }
 
+unsigned DiagnosticEngine::lineNumber(llvm::SMLoc loc) const {
+  llvm::SMLoc at = original(loc);
+  if (!at.isValid() || !sourceMgr_.FindBufferContainingLoc(at))
+    return 0;
+  return sourceMgr_.getLineAndColumn(at).first;
+}
+
 void DiagnosticEngine::error(llvm::SMLoc loc, const llvm::Twine &message,
                              llvm::ArrayRef<llvm::SMRange> ranges) {
   ++errors_;

@@ -34,6 +34,10 @@ public:
   // An error that belongs to no source location (e.g. an unreadable file).
   void error(const llvm::Twine &message);
 
+  // The 1-based line where `loc` was written (derived text maps to its
+  // origin), for messages that refer to another location; 0 if unknown.
+  unsigned lineNumber(llvm::SMLoc loc) const;
+
   unsigned errorCount() const { return errors_; }
   bool hadError() const { return errors_ != 0; }
 

@@ -15,37 +15,6 @@ namespace {
 #define GET_CPU_ELEMENTWISE
 #include "OpTables.inc"
 
-// The dtype the op computes in, before any float-domain adjustment: the
-// promotion of its operands (for where, of the two branches only; the
-// condition is a truth value), or for cast the input's dtype.
-DType computationType(const Op &op) {
-  if (op.kind() == OpKind::Cast)
-    return op.operand(0)->dtype();
-  std::span<Value *const> operands(op.operands());
-  if (op.info().dtypeRule == DTypeRule::Where)
-    operands = operands.subspan(1);
-  return promoteOperandTypes(operands);
-}
-
-struct Domain {
-  bool floating;  // compute with cpuElementwiseFloat
-  DType operands; // the dtype operands are converted to before the math
-};
-
-Domain computationDomain(const Op &op) {
-  const OpInfo &info = op.info();
-  const DType compute = computationType(op);
-  if (isFloating(compute))
-    return {true, interp::storageDType(compute)};
-  // Integral operands of an op that only has floating-point math (div,
-  // exp, ...) convert to the op's floating result type.
-  if (info.dtypeRule == DTypeRule::PromoteFloat || !info.hasCpuInt) {
-    const DType result = op.result()->dtype();
-    return {true, isFloating(result) ? interp::storageDType(result) : kDefaultFloat};
-  }
-  return {false, compute};
-}
-
 } // namespace
 
 Tensor evalElementwise(const Op &op, std::span<const Tensor *const> operands,
@@ -54,7 +23,7 @@ Tensor evalElementwise(const Op &op, std::span<const Tensor *const> operands,
     throw EvalError(interp::describeOp(op) + ": expected 1 to 3 operands, got " +
                     std::to_string(operands.size()));
   Tensor result = interp::makeResult(op, ctx);
-  const Domain domain = computationDomain(op);
+  const ComputeDomain domain = elementwiseComputeDomain(op);
   const bool conditionFirst = op.info().dtypeRule == DTypeRule::Where;
   // Only cast rounds to f16 / bf16 before storing; every other op's result
   // stays in f32 (see Interpreter.h).

@@ -200,3 +200,21 @@ TEST(Extent, NumElements) {
   EXPECT_TRUE(fuserc::numElements({}).isConstant(1));
   EXPECT_EQ(fuserc::numElements({4, 8}).constant(), 32);
 }
+
+namespace fuserc {
+namespace {
+
+std::string code(const Extent &e) {
+  return extentToCode(e, [](const std::string &s) { return "sym_" + s; });
+}
+
+TEST(ExtentCode, PolynomialsBecome64BitExpressions) {
+  EXPECT_EQ(code(Extent(7)), "((7LL))");
+  EXPECT_EQ(code(Extent::symbol("N")), "((sym_N))");
+  EXPECT_EQ(code(Extent::symbol("M") * Extent::symbol("N") - 2), "((sym_M) * (sym_N) + (-2LL))");
+  EXPECT_EQ(code(Extent::ceilDiv(Extent::symbol("N"), 4)),
+            "(fuserc_ceildiv(((sym_N)), ((4LL))))");
+}
+
+} // namespace
+} // namespace fuserc

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Benchmarks fuserc's kernels against PyTorch eager and torch.compile on the
+bench cases (bench/cases/, sizes of bench/README.md), on the GPU machine.
+
+Per case, on the same inputs in the same process: the fuserc kernels (loaded
+through gpu/fuserc_loader.py), the PyTorch implementation of
+bench/torch_cases.py eagerly and under torch.compile; plus a 1 GiB
+device-to-device copy. Effective bandwidth = (bytes of every tensor input
+read once + every output written once) / median time, L2 flushed between
+repetitions (triton.testing.do_bench). The fuserc launch is captured in a
+CUDA graph and the graph's replay is timed, so ctypes' call overhead (a few
+microseconds) stays out; where capture fails, a Python closure calling the
+launch is timed instead, and the table says so. Eager and torch.compile are
+timed as Python closures, as bench/torch_reference.py does. A loose check
+against eager guards the numbers (gpu/run_tests.py is the real test).
+
+  python3 bench/run.py --fuserc .carry/bin/fuserc --interp .carry/bin/fuserc-interp \\
+      --dlpack-include .carry/include --out $OUT/bench.json
+  python3 bench/run.py ... --dry-run   # no GPU: fuserc, the C build, bytes per case
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "gpu"))
+
+import fuserc_loader as loader  # noqa: E402
+
+DTYPE_BYTES = {"bool": 1, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+COPY_BYTES = 2**30
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--fuserc", required=True)
+    p.add_argument("--interp", required=True, help="fuserc-interp (reads the fusions' signatures)")
+    p.add_argument("--out", required=True, help="JSON file (or a directory for bench.json)")
+    p.add_argument("--work", default="/tmp/fuserc-bench")
+    p.add_argument("--dlpack-include", default="/usr/include")
+    p.add_argument("--cuda-home", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--cases", default="", help="only cases whose name contains this")
+    p.add_argument("--baselines", choices=["all", "compiled", "none"], default="all",
+                   help="time eager/torch.compile for all cases, only those fuserc compiles, "
+                        "or none")
+    p.add_argument("--warmup-ms", type=int, default=50)
+    p.add_argument("--rep-ms", type=int, default=300)
+    p.add_argument("--dry-run", action="store_true")
+    return p.parse_args()
+
+
+def bytes_moved(spec, binding):
+    """Every tensor input read once plus every output written once."""
+    total = 0
+    for t in [i for i in spec["inputs"] if not i["scalar"]] + spec["outputs"]:
+        total += math.prod(e if isinstance(e, int) else binding[e] for e in t["shape"]) \
+            * DTYPE_BYTES[t["dtype"]]
+    return total
+
+
+def gbps(nbytes, ms):
+    return nbytes / (ms * 1e-3) / 1e9 if ms else None
+
+
+# ---------------------------------------------------------------------------
+# Timing (GPU only).
+
+def time_ms(fn, args):
+    from triton.testing import do_bench
+    return do_bench(fn, warmup=args.warmup_ms, rep=args.rep_ms, return_mode="median")
+
+
+def time_fuserc(prepared, args):
+    """(median ms, method): the launch captured in a CUDA graph, replayed."""
+    import torch
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        prepared.launch()  # loads the kernels outside the capture
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    try:
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, capture_error_mode="thread_local"):
+            prepared.launch()
+        torch.cuda.synchronize()
+        return time_ms(graph.replay, args), "graph"
+    except Exception as e:  # capture refused: time the ctypes call itself
+        print("  note: CUDA graph capture failed (%s); timing the ctypes launch" % e)
+        torch.cuda.synchronize()
+        return time_ms(prepared.launch, args), "closure"
+
+
+def loose_check(spec, fuserc_outputs, eager_outputs):
+    """'ok' or what differs, between fuserc's and eager's outputs."""
+    import torch
+    problems = []
+    for out, eager in zip(spec["outputs"], eager_outputs):
+        got = fuserc_outputs[out["name"]]
+        if list(got.shape) != list(eager.shape):
+            problems.append("%s shape %s vs %s" % (out["name"], list(got.shape),
+                                                   list(eager.shape)))
+        elif not got.dtype.is_floating_point:
+            frac = (got != eager).float().mean().item()
+            if frac > 1e-4:
+                problems.append("%s: %.2g%% differ" % (out["name"], 100 * frac))
+        else:
+            g, e = got.double(), eager.double()
+            scale = max(1.0, e.abs().max().item())
+            err = ((g - e).abs().max().item()) / scale
+            if not err <= 2e-2:  # NaN fails
+                problems.append("%s: max error %.3g" % (out["name"], err))
+        del got
+    torch.cuda.synchronize()
+    return "; ".join(problems) or "ok"
+
+
+def as_tuple(result):
+    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
+
+def bench_case(args, stem, case, spec, built, reason):
+    """One row of the table: times (ms), bandwidths (GB/s), notes."""
+    import torch
+    import launcher
+    import tensors
+
+    binding, scalars, implementation = case
+    row = dict(case=stem, bytes=bytes_moved(spec, binding), fuserc=reason or "ok")
+    values = tensors.make_inputs(spec, stem, binding, seed=1)
+    values.update(scalars)
+    ordered = [values[i["name"]] for i in spec["inputs"]]
+    if built:
+        library = loader.Library(built)
+        prepared = launcher.PreparedLaunch(library.fusions[spec["name"]], values, poison=False)
+        row["fuserc_ms"], row["fuserc_timing"] = time_fuserc(prepared, args)
+    if args.baselines == "all" or (args.baselines == "compiled" and built):
+        eager_outputs = as_tuple(implementation(*ordered))
+        row["eager_ms"] = time_ms(lambda: implementation(*ordered), args)
+        if built:
+            row["check"] = loose_check(spec, prepared.outputs, eager_outputs)
+        del eager_outputs
+        start = time.time()
+        compiled = torch.compile(implementation, dynamic=False)
+        compiled(*ordered)
+        torch.cuda.synchronize()
+        row["compile_s"] = time.time() - start
+        row["compile_ms"] = time_ms(lambda: compiled(*ordered), args)
+        torch._dynamo.reset()
+    for kind in ("fuserc", "eager", "compile"):
+        if row.get(kind + "_ms"):
+            row[kind + "_GBs"] = gbps(row["bytes"], row[kind + "_ms"])
+    return row
+
+
+def measure_copy(args):
+    import torch
+    a = torch.empty(COPY_BYTES, dtype=torch.uint8, device="cuda").fill_(1)
+    b = torch.empty_like(a)
+    return gbps(2 * COPY_BYTES, time_ms(lambda: b.copy_(a), args))
+
+
+# ---------------------------------------------------------------------------
+# Cases, table, main.
+
+def case_file(stem):
+    for ext in (".fus", ".yaml"):
+        if os.path.exists(os.path.join(ROOT, "bench", "cases", stem + ext)):
+            return stem + ext
+    raise FileNotFoundError("bench/cases/%s.{fus,yaml}" % stem)
+
+
+def build_case(args, stem):
+    """(Build or None, reason fuserc could not be used or None)."""
+    source = os.path.join(ROOT, "bench", "cases", case_file(stem))
+    try:
+        built = loader.build(args.fuserc, args.interp, source, args.work, args.dlpack_include,
+                             args.arch, args.cuda_home)
+        spec = built.signature[0]
+        loader.match_prototypes(built.name, spec["name"], built.functions[spec["name"]], spec)
+        return built, None
+    except loader.FusercError as e:
+        return None, loader.short_reason(str(e)) or "fuserc failed"
+
+
+def fmt(value, pattern):
+    return pattern % value if value is not None else "-"
+
+
+def print_table(rows, copy_gbps):
+    header = "%-20s %8s %10s %10s %10s %8s %9s  %s" % (
+        "case", "MB", "fuserc", "eager", "compile", "f/copy", "f/compile", "notes")
+    lines = [header, "%-20s %8s %10s %10s %10s" % ("", "", "GB/s", "GB/s", "GB/s")]
+    ratios = []
+    for r in rows:
+        f, e, c = r.get("fuserc_GBs"), r.get("eager_GBs"), r.get("compile_GBs")
+        vs_copy = f / copy_gbps if f and copy_gbps else None
+        vs_compile = f / c if f and c else None
+        if vs_compile:
+            ratios.append(vs_compile)
+        notes = r["fuserc"] if r["fuserc"] != "ok" else "check %s, %s" % (
+            r.get("check", "-"), r.get("fuserc_timing", "-"))
+        lines.append("%-20s %8.1f %10s %10s %10s %8s %9s  %s" % (
+            r["case"], r["bytes"] / 1e6, fmt(f, "%.0f"), fmt(e, "%.0f"), fmt(c, "%.0f"),
+            fmt(vs_copy and 100 * vs_copy, "%.0f%%"), fmt(vs_compile, "%.2fx"), notes))
+    lines.append("device-to-device copy, 1 GiB: %s GB/s" % fmt(copy_gbps, "%.0f"))
+    if ratios:
+        geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        lines.append("geometric mean fuserc/compile over %d case(s): %.2fx (target 1.25x)"
+                     % (len(ratios), geomean))
+    print("\n".join(lines))
+
+
+def main():
+    args = parse_args()
+    import torch_cases
+    stems = [s for s in torch_cases.CASES if args.cases in s]
+    rows, copy_gbps, torch = [], None, None
+    if not args.dry_run:
+        import torch
+        torch.empty(1, device="cuda")
+        copy_gbps = measure_copy(args)
+        print("copy 1 GiB: %.0f GB/s" % copy_gbps, flush=True)
+    for stem in stems:
+        built, reason = build_case(args, stem)
+        case = torch_cases.CASES[stem]
+        source = os.path.join(ROOT, "bench", "cases", case_file(stem))
+        spec = (built.signature if built else loader.interp_signature(args.interp, source))[0]
+        if args.dry_run:
+            rows.append(dict(case=stem, bytes=bytes_moved(spec, case[0]),
+                             fuserc=reason or "ok (built %s)" % os.path.basename(built.lib_path)))
+            continue
+        try:
+            row = bench_case(args, stem, case, spec, built, reason)
+        except Exception as e:  # one broken case must not hide the others' numbers
+            row = dict(case=stem, bytes=0, fuserc="error: %s: %s" % (type(e).__name__, e))
+        print("%s: %s" % (stem, json.dumps(row)), flush=True)
+        rows.append(row)
+        torch.cuda.empty_cache()
+    out = args.out if not os.path.isdir(args.out) else os.path.join(args.out, "bench.json")
+    with open(out, "w") as f:
+        json.dump(dict(copy_GBs=copy_gbps, cases=rows), f, indent=1)
+    print_table(rows, copy_gbps)
+
+
+if __name__ == "__main__":
+    main()

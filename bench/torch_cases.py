@@ -1,0 +1,76 @@
+"""The benchmark cases for bench/run.py: per file of bench/cases/, the symbol
+binding of README.md's table, the values of scalar inputs, and a PyTorch
+implementation taking the fusion's inputs in declaration order and
+returning its outputs in order (the same math as bench/torch_reference.py,
+written op for op after the fusion).
+"""
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # bench/run.py --dry-run reads CASES on machines without PyTorch
+    torch = F = None
+
+
+def bias_relu_nhwc(x, s, b):
+    t1 = x * s + b
+    return torch.relu(t1).half(), t1 > 0
+
+
+def gelu_bwd_bias_grad(s0, s1, s2, s3, t4, t5, t6):
+    t16 = torch.tanh(0.797885 * (t6 + 0.044715 * t6 ** 3.0))
+    t19 = t4.sum(dim=(0, 1))
+    t28 = t5 * (0.5 * t6) * (1.0 - t16 * t16) * s3
+    t38 = t28 + t28 * s2 * s1 * t6 ** 2.0 + t5 * (1.0 + t16) * s0
+    return t19, t38
+
+
+def softmax(x):
+    return torch.softmax(x, dim=-1)
+
+
+def layernorm(x, w, b):
+    return F.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+
+
+def rmsnorm(x, w):
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).to(x.dtype)
+
+
+def rope(q, cos, sin):
+    x1, x2 = q[..., :64], q[..., 64:]
+    return q * cos + torch.cat((-x2, x1), dim=-1) * sin
+
+
+def xent_bwd(logits, labels):
+    p = torch.softmax(logits.float(), dim=-1)
+    one_hot = torch.zeros_like(p).scatter_(1, labels[:, None], -1.0)
+    return (p + one_hot).to(torch.bfloat16)
+
+
+def transpose_add(a, c):
+    return a.t() + c
+
+
+def sum_inner(x):
+    return x.sum(-1)
+
+
+def sum_outer(x):
+    return x.sum(0)
+
+
+# stem: (binding, scalar input values, implementation)
+CASES = {
+    "bias_relu_nhwc": ({"N": 32, "C": 1024, "H": 25, "W": 25}, {}, bias_relu_nhwc),
+    "gelu_bwd_bias_grad": ({"B": 16, "S": 512, "H": 4096},
+                           {"s0": 1.0, "s1": 2.0, "s2": 3.0, "s3": 4.0}, gelu_bwd_bias_grad),
+    "softmax": ({"M": 32768, "N": 8192}, {}, softmax),
+    "layernorm": ({"M": 32768, "N": 8192}, {}, layernorm),
+    "rmsnorm": ({"M": 32768, "N": 8192}, {}, rmsnorm),
+    "rope": ({"B": 8, "H": 32, "S": 4096}, {}, rope),
+    "xent_bwd": ({"M": 8192, "V": 50257}, {}, xent_bwd),
+    "transpose_add": ({"M": 8192, "N": 8192}, {}, transpose_add),
+    "sum_inner": ({"M": 16384, "N": 16384}, {}, sum_inner),
+    "sum_outer": ({"M": 16384, "N": 16384}, {}, sum_outer),
+}

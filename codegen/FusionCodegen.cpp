@@ -1,0 +1,74 @@
+// Fusion-level code generation (see FusionCodegen.h).
+#include "codegen/FusionCodegen.h"
+
+#include "codegen/CodegenError.h"
+#include "codegen/CudaPrelude.h"
+#include "codegen/PointwiseKernel.h"
+
+namespace fuserc {
+namespace {
+
+constexpr int64_t kWorkspaceAlignment = 256;
+
+std::string segmentOps(const SegmentedFusion &sf, const ScheduledSegment &seg) {
+  std::string s;
+  for (const Op *op : seg.segment.ops()) {
+    if (!s.empty())
+      s += ", ";
+    if (s.size() > 60) {
+      s += "...";
+      break;
+    }
+    s += sf.analysis->describe(*op);
+  }
+  return s;
+}
+
+} // namespace
+
+FusionCode generateFusionCode(const SegmentedFusion &segmented) {
+  FusionCode code;
+  code.fusion = segmented.fusion->name();
+  // Workspace: every tensor passed between segments through it, in value
+  // order, each slot aligned.
+  WorkspaceOffsets workspace;
+  Extent offset = 0;
+  for (const CrossingTensor &c : segmented.crossing) {
+    if (c.kind != CrossingTensor::Kind::Workspace)
+      continue;
+    workspace[c.value] = offset;
+    offset = offset + Extent::ceilDiv(c.bytes, kWorkspaceAlignment) * kWorkspaceAlignment;
+  }
+  code.workspaceBytes = offset;
+
+  bool pointwise = false;
+  for (const ScheduledSegment &seg : segmented.segments) {
+    const std::string scheduler(seg.scheduler->name());
+    if (!seg.scheduler->needsKernel())
+      continue;
+    if (scheduler != "pointwise")
+      throw CodegenError("fusion '" + code.fusion + "', segment " + std::to_string(seg.id) +
+                         " (" + segmentOps(segmented, seg) + ") is scheduled as '" + scheduler +
+                         "', and fuserc does not generate '" + scheduler +
+                         "' kernels yet (only pointwise ones)");
+    EmittedKernel kernel = emitPointwiseKernel(segmented, seg, workspace);
+    code.cudaSource += kernel.source;
+    code.kernels.push_back(std::move(kernel.plan));
+    pointwise = true;
+  }
+  if (pointwise)
+    code.hostHelpers = pointwiseHostHelpers();
+  return code;
+}
+
+std::string moduleCudaSource(const std::vector<FusionCode> &fusions) {
+  std::string source = cudaPrelude();
+  for (const FusionCode &f : fusions)
+    if (f.unsupported.empty())
+      source += "// ---- fusion " + f.fusion + " ----\n\n" + f.cudaSource;
+    else
+      source += "// ---- fusion " + f.fusion + ": no code (" + f.unsupported + ") ----\n\n";
+  return source;
+}
+
+} // namespace fuserc

@@ -1,0 +1,64 @@
+// What code generation hands to packaging for one fusion: the CUDA source of
+// all its kernels, and per kernel what the header needs to launch it and the
+// manifest needs to describe it.
+//
+// Host code contract. `hostLaunch` is a block of C99 statements placed in
+// the body of `NAME_F_launch` after validation. In scope there:
+//   - `const DLTensor *in_<input>` for each tensor input, `<ctype> in_<input>`
+//     for each scalar input, `DLTensor *out_<output>` for each output (names
+//     as in the fusion);
+//   - `int64_t sym_<S>` for each symbolic extent, bound and checked;
+//   - `int64_t stride_<input>_<d>`: every tensor input's element strides
+//     (from the DLTensor, or dense when it has none), and likewise
+//     `stride_<output>_<d>` for outputs;
+//   - `char *ws`: the workspace base (NULL when the size is 0);
+//   - `CUstream stream`;
+//   - `NAME_status st;` and the function
+//       static NAME_status NAME_launch_kernel(const char *kernel, unsigned grid_x,
+//           unsigned grid_y, unsigned grid_z, unsigned block_x, unsigned shared_bytes,
+//           void *args, CUstream stream);
+//     which looks the kernel up (loading the library lazily) and launches it
+//     with `args` as the single by-value kernel parameter (a struct).
+// The block evaluates `st = NAME_launch_kernel(...)` and `return st;` when it
+// is not NAME_OK. `NAME` in the block is written literally as `FUSERC_NAME`,
+// which the header writer replaces.
+#pragma once
+
+#include "ir/Extent.h"
+
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+struct KernelVariant {
+  std::string symbol;    // the __global__ function's name in the fatbin
+  std::string condition; // when the host picks it, in words (for the manifest)
+};
+
+struct KernelPlan {
+  std::string name;      // "<fusion>_k<segment>"
+  std::string scheduler; // "pointwise", ...
+  int segment = 0;
+  std::vector<std::string> ops;             // the segment's ops, as printed names
+  std::vector<std::pair<std::string, std::string>> parameters; // scheduler parameters
+  std::vector<KernelVariant> variants;
+  std::string selection;      // the variant selection rule, in words
+  std::string launchGeometry; // grid/block formula, in words
+  Extent bytesMoved;          // global-memory bytes read + written, symbolic
+  std::string argsStruct;     // C definition of the kernel's by-value argument struct
+  std::string hostLaunch;     // C statements (see the contract above)
+};
+
+struct FusionCode {
+  std::string fusion;
+  std::string cudaSource; // every kernel of the fusion, one translation unit
+  std::vector<KernelPlan> kernels;
+  Extent workspaceBytes;  // symbolic; 0 when none
+  std::string hostHelpers; // C definitions the host launch blocks share (may be empty)
+  // Non-empty when no code could be generated: why (a segment whose
+  // scheduler has no code generator yet). Only dumps without -o see this.
+  std::string unsupported;
+};
+
+} // namespace fuserc

@@ -1,0 +1,593 @@
+// Pointwise kernels: argument struct, variants and host launch block (see
+// PointwiseKernel.h).
+#include "codegen/PointwiseKernel.h"
+
+#include "codegen/CodegenError.h"
+#include "codegen/CudaTypes.h"
+#include "codegen/ValueEmitter.h"
+#include "ir/DType.h"
+
+#include <algorithm>
+
+namespace fuserc {
+namespace {
+
+constexpr int kMaxRank = 8;
+constexpr int kBlock = 256;
+
+// One tensor the kernel reads or writes.
+struct KernelTensor {
+  const Value *value;
+  bool written;
+  DType storage;
+  std::string pointer;              // host: char* expression
+  std::vector<std::string> strides; // host: element stride per logical dim
+  std::string what;                 // for comments: "input x", "output y", ...
+};
+
+std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
+                            const std::function<std::string(const std::string &)> &sym) {
+  Extent stride = 1;
+  auto pos = std::find(layout.begin(), layout.end(), static_cast<int64_t>(dim));
+  for (auto it = pos + 1; it != layout.end(); ++it)
+    stride = stride * shape[static_cast<size_t>(*it)];
+  return extentToCode(stride, sym);
+}
+
+class PointwiseEmitter : public InputReader {
+public:
+  PointwiseEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                   const WorkspaceOffsets &workspace)
+      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
+    base_ = sf.fusion->name() + "_k" + std::to_string(seg.id);
+  }
+
+  EmittedKernel run() {
+    collectTensors();
+    const Value &ref = *reference_;
+    rank_ = ref.rank();
+    if (rank_ > static_cast<size_t>(kMaxRank))
+      throw CodegenError("segment " + std::to_string(seg_.id) + ": rank " +
+                         std::to_string(rank_) + " is above the supported " +
+                         std::to_string(kMaxRank));
+    order_ = analysis_.storedLayout(ref);
+    std::vector<const Op *> ops(seg_.segment.ops().begin(), seg_.segment.ops().end());
+    fast_ = ValueEmitter::supportsCoordinateFree(ops);
+    vmax_ = 16;
+    for (const KernelTensor &t : tensors_)
+      vmax_ = std::min(vmax_, 16 / static_cast<int>(dtypeBytes(t.storage)));
+    vmax_ = std::min(vmax_, 8);
+
+    EmittedKernel out;
+    out.source = argsStruct("") + "\n";
+    if (fast_) {
+      for (int v : vectorWidths())
+        for (bool wide : {false, true})
+          out.source += fastKernel(v, wide);
+    }
+    for (bool wide : {false, true})
+      out.source += generalKernel(wide);
+    fillPlan(out.plan);
+    return out;
+  }
+
+  std::string read(const Value &input, const Coords &coords) override {
+    if (input.isScalarInput())
+      return "a.s" + std::to_string(scalarIndex(input));
+    size_t t = tensorIndex(input, false);
+    if (lanes_)
+      return "fuserc_load(t" + std::to_string(t) + "_l[v])";
+    std::string offset = "0";
+    for (size_t d = 0; d < coords.size(); ++d)
+      offset += " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) +
+                "]";
+    return "fuserc_load(((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
+           std::to_string(t) + "])[" + offset + "])";
+  }
+
+private:
+  std::vector<int> vectorWidths() const {
+    std::vector<int> widths{1};
+    if (vmax_ > 1)
+      widths.push_back(vmax_);
+    return widths;
+  }
+
+  // Inputs first (in value order), then the stored outputs.
+  void collectTensors() {
+    for (const Value *v : seg_.segment.inputs()) {
+      if (v->isScalarInput()) {
+        scalars_.push_back(v);
+        continue;
+      }
+      tensors_.push_back(inputTensor(*v));
+    }
+    for (const Value *v : seg_.segment.writtenOutputs()) {
+      if (!reference_)
+        reference_ = v;
+      if (v->shape() != reference_->shape())
+        throw CodegenError("segment " + std::to_string(seg_.id) + ": outputs " +
+                           analysis_.quoted(*reference_) + " and " + analysis_.quoted(*v) +
+                           " have different shapes");
+      for (const FusionOutput *o : analysis_.outputsOf(*v)) {
+        if (o->kind == OutputKind::View)
+          continue;
+        tensors_.push_back(KernelTensor{v, true, v->dtype(), outPointer(o->name),
+                                        stridesOf(o->name, v->rank()), "output " + o->name});
+      }
+      if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
+        tensors_.push_back(workspaceTensor(*v, *c, true));
+    }
+    if (!reference_)
+      throw CodegenError("segment " + std::to_string(seg_.id) + " stores nothing");
+  }
+
+  static std::string outPointer(const std::string &name) {
+    return "(char *)out_" + name + "->data + out_" + name + "->byte_offset";
+  }
+
+  static std::vector<std::string> stridesOf(const std::string &name, size_t rank) {
+    std::vector<std::string> s;
+    for (size_t d = 0; d < rank; ++d)
+      s.push_back("stride_" + name + "_" + std::to_string(d));
+    return s;
+  }
+
+  const CrossingTensor *crossing(const Value &v) const {
+    for (const CrossingTensor &c : sf_.crossing)
+      if (c.value == &v)
+        return &c;
+    return nullptr;
+  }
+
+  KernelTensor workspaceTensor(const Value &v, const CrossingTensor &c, bool written) {
+    auto it = workspace_.find(&v);
+    if (it == workspace_.end())
+      throw CodegenError("no workspace slot for " + analysis_.quoted(v));
+    auto sym = [](const std::string &s) { return "sym_" + s; };
+    KernelTensor t{&v, written, c.storage, "ws + " + extentToCode(it->second, sym), {}, ""};
+    const Layout layout = analysis_.storedLayout(v);
+    for (size_t d = 0; d < v.rank(); ++d)
+      t.strides.push_back(denseStrideCode(v.shape(), layout, d, sym));
+    t.what = "workspace " + analysis_.name(v);
+    return t;
+  }
+
+  KernelTensor inputTensor(const Value &v) {
+    if (v.isInput())
+      return KernelTensor{&v,
+                          false,
+                          v.dtype(),
+                          "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
+                          stridesOf(v.name(), v.rank()),
+                          "input " + v.name()};
+    const CrossingTensor *c = crossing(v);
+    if (!c)
+      throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
+                         ", which no other segment passes to it");
+    switch (c->kind) {
+    case CrossingTensor::Kind::Workspace:
+      return workspaceTensor(v, *c, false);
+    case CrossingTensor::Kind::Output: {
+      const FusionOutput *o = analysis_.outputsOf(v).front();
+      return KernelTensor{&v,      false, v.dtype(), outPointer(o->name), stridesOf(o->name, v.rank()),
+                          "output " + o->name};
+    }
+    case CrossingTensor::Kind::View:
+      break;
+    }
+    throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
+                       " through a view output, which the pointwise code generator does not "
+                       "support yet");
+  }
+
+  size_t tensorIndex(const Value &v, bool written) const {
+    for (size_t i = 0; i < tensors_.size(); ++i)
+      if (tensors_[i].value == &v && tensors_[i].written == written)
+        return i;
+    throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+  }
+
+  size_t scalarIndex(const Value &v) const {
+    return static_cast<size_t>(std::find(scalars_.begin(), scalars_.end(), &v) - scalars_.begin());
+  }
+
+  std::vector<std::string> symbols() const { return sf_.fusion->symbols(); }
+
+  std::string kernelSymbolExtent(const Extent &e) const {
+    std::vector<std::string> syms = symbols();
+    return "((I)" + extentToCode(e, [&](const std::string &s) {
+             size_t k = std::find(syms.begin(), syms.end(), s) - syms.begin();
+             return "a.sym[" + std::to_string(k) + "]";
+           }) + ")";
+  }
+
+  // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
+  std::string argsStruct(const std::string &prefix) const {
+    const size_t nt = std::max<size_t>(tensors_.size(), 1);
+    const size_t ns = std::max<size_t>(symbols().size(), 1);
+    std::string s = "typedef struct {\n";
+    s += "  void *ptr[" + std::to_string(nt) + "];\n";
+    s += "  long long st[" + std::to_string(nt) + "][" + std::to_string(kMaxRank) + "];\n";
+    s += "  long long size[" + std::to_string(kMaxRank) + "];\n";
+    s += "  long long numel;\n";
+    s += "  long long sym[" + std::to_string(ns) + "];\n";
+    s += "  long long f_ext[" + std::to_string(kMaxRank) + "];\n";
+    s += "  long long f_st[" + std::to_string(nt) + "][" + std::to_string(kMaxRank) + "];\n";
+    s += "  long long f_inner_st[" + std::to_string(nt) + "];\n";
+    s += "  long long f_inner, f_chunks;\n";
+    s += "  int f_nouter, pad_;\n";
+    for (size_t k = 0; k < scalars_.size(); ++k)
+      s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+    s += "} " + prefix + base_ + "_args;\n";
+    return s;
+  }
+
+  std::string indexTypedef(bool wide) const {
+    return std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
+  }
+
+  std::string kernelName(const std::string &variant, bool wide) const {
+    return base_ + "_" + variant + (wide ? "_i64" : "_i32");
+  }
+
+  std::string fastKernel(int vector, bool wide) {
+    lanes_ = true;
+    ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
+                         [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", true);
+    std::vector<std::pair<size_t, std::string>> stores;
+    for (size_t t = 0; t < tensors_.size(); ++t)
+      if (tensors_[t].written)
+        stores.push_back({t, emitter.emit(*tensors_[t].value, {})});
+    lanes_ = false;
+
+    const std::string V = std::to_string(vector);
+    std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
+                    ") " + kernelName("vec" + V, wide) + "(const " + base_ + "_args a) {\n";
+    s += indexTypedef(wide);
+    s += "  const I cpr = (I)a.f_inner / " + V + ";\n";
+    s += "  for (I k = (I)blockIdx.x * " + std::to_string(kBlock) +
+         " + threadIdx.x; k < (I)a.f_chunks; k += (I)gridDim.x * " + std::to_string(kBlock) +
+         ") {\n";
+    s += "    const I row = k / cpr, col = (k - row * cpr) * " + V + ";\n";
+    for (size_t t = 0; t < tensors_.size(); ++t)
+      s += "    I o" + std::to_string(t) + " = 0;\n";
+    s += "    I r = row;\n";
+    s += "#pragma unroll\n";
+    s += "    for (int d = " + std::to_string(kMaxRank - 1) + "; d >= 0; --d) {\n";
+    s += "      if (d >= a.f_nouter) continue;\n";
+    s += "      const I c = r % (I)a.f_ext[d];\n";
+    s += "      r /= (I)a.f_ext[d];\n";
+    for (size_t t = 0; t < tensors_.size(); ++t)
+      s += "      o" + std::to_string(t) + " += c * (I)a.f_st[" + std::to_string(t) + "][d];\n";
+    s += "    }\n";
+    for (size_t t = 0; t < tensors_.size(); ++t) {
+      const std::string T = cudaStorageType(tensors_[t].storage), ts = std::to_string(t);
+      const std::string bytes = std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
+      s += "    __align__(16) " + T + " t" + ts + "_l[" + V + "];  // " + tensors_[t].what + "\n";
+      if (tensors_[t].written)
+        continue;
+      s += "    if (a.f_inner_st[" + ts + "]) {\n";
+      s += "      *(fuserc_bytes" + bytes + " *)t" + ts + "_l = *(const fuserc_bytes" + bytes +
+           " *)((const " + T + " *)a.ptr[" + ts + "] + o" + ts + " + col);\n";
+      s += "    } else {\n";
+      s += "      const " + T + " b = ((const " + T + " *)a.ptr[" + ts + "])[o" + ts + "];\n";
+      s += "#pragma unroll\n";
+      s += "      for (int v = 0; v < " + V + "; ++v) t" + ts + "_l[v] = b;\n";
+      s += "    }\n";
+    }
+    s += "#pragma unroll\n";
+    s += "    for (int v = 0; v < " + V + "; ++v) {\n";
+    s += emitter.body(6);
+    for (const auto &[t, var] : stores)
+      s += "      t" + std::to_string(t) + "_l[v] = " +
+           cudaToStorage(cudaConvert(var, mathOf(*tensors_[t].value), storageMath(t)),
+                         tensors_[t].storage) +
+           ";\n";
+    s += "    }\n";
+    for (const auto &[t, var] : stores) {
+      const std::string T = cudaStorageType(tensors_[t].storage), ts = std::to_string(t);
+      const std::string bytes = std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
+      s += "    *(fuserc_bytes" + bytes + " *)((" + T + " *)a.ptr[" + ts + "] + o" + ts +
+           " + col) = *(const fuserc_bytes" + bytes + " *)t" + ts + "_l;\n";
+    }
+    s += "  }\n}\n\n";
+    return s;
+  }
+
+  static DType mathOf(const Value &v) {
+    return v.dtype() == DType::F16 || v.dtype() == DType::BF16 ? DType::F32 : v.dtype();
+  }
+  // The dtype a stored value is converted to before its storage conversion:
+  // outputs round to their dtype; workspace copies of f16/bf16 stay f32.
+  DType storageMath(size_t t) const {
+    return tensors_[t].storage == tensors_[t].value->dtype() ? tensors_[t].value->dtype()
+                                                              : tensors_[t].storage;
+  }
+
+  std::string generalKernel(bool wide) {
+    Coords coords;
+    for (size_t d = 0; d < rank_; ++d)
+      coords.push_back("c" + std::to_string(d));
+    ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
+                         [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", false);
+    std::vector<std::pair<size_t, std::string>> stores;
+    for (size_t t = 0; t < tensors_.size(); ++t)
+      if (tensors_[t].written)
+        stores.push_back({t, emitter.emit(*tensors_[t].value, coords)});
+
+    std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
+                    ") " + kernelName("gen", wide) + "(const " + base_ + "_args a) {\n";
+    s += indexTypedef(wide);
+    s += "  for (I lin = (I)blockIdx.x * " + std::to_string(kBlock) +
+         " + threadIdx.x; lin < (I)a.numel; lin += (I)gridDim.x * " + std::to_string(kBlock) +
+         ") {\n";
+    s += "    I rem = lin;\n";
+    for (size_t k = rank_; k-- > 0;) {
+      const std::string d = std::to_string(order_[k]);
+      s += "    const I c" + d + " = rem % (I)a.size[" + d + "];\n";
+      if (k)
+        s += "    rem /= (I)a.size[" + d + "];\n";
+    }
+    s += emitter.body(4);
+    for (const auto &[t, var] : stores) {
+      std::string offset = "0";
+      for (size_t d = 0; d < rank_; ++d)
+        offset += " + c" + std::to_string(d) + " * (I)a.st[" + std::to_string(t) + "][" +
+                  std::to_string(d) + "]";
+      s += "    ((" + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" + std::to_string(t) +
+           "])[" + offset + "] = " +
+           cudaToStorage(cudaConvert(var, mathOf(*tensors_[t].value), storageMath(t)),
+                         tensors_[t].storage) +
+           ";\n";
+    }
+    s += "  }\n}\n\n";
+    return s;
+  }
+
+  // The host block: fill the arguments, pick a variant, launch.
+  std::string hostLaunch() const {
+    auto sym = [](const std::string &s) { return "sym_" + s; };
+    const std::string nt = std::to_string(tensors_.size());
+    std::string s = "{\n";
+    s += "  FUSERC_NAME_" + base_ + "_args a;\n";
+    const std::string slots = std::to_string(std::max<size_t>(tensors_.size(), 1));
+    if (fast_) {
+      s += "  long long it_st[" + slots + "][" + std::to_string(kMaxRank) + "];\n";
+      s += "  long long it_ext[" + std::to_string(kMaxRank) + "];\n";
+      s += "  int esize[" + slots + "];\n";
+      s += "  int written[" + slots + "];\n";
+    }
+    s += "  const char *kernel;\n";
+    s += "  unsigned long long work;\n";
+    s += "  int vec = 0, wide = 0;\n";
+    s += "  memset(&a, 0, sizeof a);\n";
+    if (fast_)
+      s += "  memset(it_st, 0, sizeof it_st);\n";
+    std::vector<std::string> syms = symbols();
+    for (size_t k = 0; k < syms.size(); ++k)
+      s += "  a.sym[" + std::to_string(k) + "] = sym_" + syms[k] + ";\n";
+    for (size_t k = 0; k < scalars_.size(); ++k)
+      s += "  a.s" + std::to_string(k) + " = in_" + scalars_[k]->name() + ";\n";
+    const Value &ref = *reference_;
+    s += "  a.numel = 1;\n";
+    for (size_t d = 0; d < rank_; ++d) {
+      s += "  a.size[" + std::to_string(d) + "] = " + extentToCode(ref.shape()[d], sym) + ";\n";
+      s += "  a.numel *= a.size[" + std::to_string(d) + "];\n";
+    }
+    for (size_t t = 0; t < tensors_.size(); ++t) {
+      const KernelTensor &kt = tensors_[t];
+      const std::string ts = std::to_string(t);
+      s += "  a.ptr[" + ts + "] = " + kt.pointer + ";  /* " + kt.what + " */\n";
+      for (size_t d = 0; d < kt.strides.size(); ++d)
+        s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
+      if (!fast_)
+        continue;
+      s += "  esize[" + ts + "] = " + std::to_string(dtypeBytes(kt.storage)) + ";\n";
+      s += "  written[" + ts + "] = " + (kt.written ? "1" : "0") + ";\n";
+      // Strides over the iteration dims in memory order, right-aligned
+      // broadcasting (fast variants only read tensors that way).
+      const size_t r = kt.value->rank();
+      for (size_t k = 0; k < rank_; ++k) {
+        const size_t j = static_cast<size_t>(order_[k]);
+        if (j + r < rank_)
+          continue;
+        const size_t i = j + r - rank_;
+        if (kt.value->shape()[i].isConstant(1))
+          continue;
+        s += "  it_st[" + ts + "][" + std::to_string(k) + "] = " + kt.strides[i] + ";\n";
+      }
+    }
+    for (size_t k = 0; fast_ && k < rank_; ++k)
+      s += "  it_ext[" + std::to_string(k) + "] = a.size[" + std::to_string(order_[k]) + "];\n";
+    s += "  if (a.numel > 0) {\n";
+    if (fast_)
+      s += "  vec = fuserc_pw_plan(" + nt + ", " + std::to_string(rank_) +
+           ", it_ext, it_st, a.ptr, esize, written, " + std::to_string(vmax_) +
+           ", a.f_ext, a.f_st, a.f_inner_st, &a.f_inner, &a.f_nouter, &a.f_chunks);\n";
+    s += "  wide = !fuserc_pw_fits32(" + nt + ", " + std::to_string(rank_) +
+         ", a.size, a.st, a.numel);\n";
+    s += "  work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+    std::string choose;
+    if (fast_) {
+      for (int v : vectorWidths())
+        choose += "vec == " + std::to_string(v) + " ? (wide ? \"" +
+                  kernelName("vec" + std::to_string(v), true) + "\" : \"" +
+                  kernelName("vec" + std::to_string(v), false) + "\") : ";
+    }
+    choose += "(wide ? \"" + kernelName("gen", true) + "\" : \"" + kernelName("gen", false) + "\")";
+    s += "  kernel = " + choose + ";\n";
+    s += "  st = FUSERC_NAME_launch_kernel(kernel, fuserc_pw_blocks(work, " +
+         std::to_string(kBlock) + "), 1, 1, " + std::to_string(kBlock) + ", 0, &a, stream);\n";
+    s += "  if (st != FUSERC_NAME_OK)\n    return st;\n";
+    s += "  }\n";
+    s += "}\n";
+    return s;
+  }
+
+  void fillPlan(KernelPlan &plan) const {
+    plan.name = base_;
+    plan.scheduler = seg_.scheduler ? std::string(seg_.scheduler->name()) : "pointwise";
+    plan.segment = static_cast<int>(seg_.id);
+    for (const Op *op : seg_.segment.ops())
+      plan.ops.push_back(analysis_.name(*op->result()));
+    plan.parameters = {{"block", std::to_string(kBlock)},
+                       {"max_vector", std::to_string(fast_ ? vmax_ : 1)},
+                       {"iteration_order", layoutString(order_)},
+                       {"reference", analysis_.name(*reference_)}};
+    if (fast_)
+      for (int v : vectorWidths())
+        for (bool wide : {false, true})
+          plan.variants.push_back({kernelName("vec" + std::to_string(v), wide),
+                                   std::to_string(v) + " contiguous element" +
+                                       (v > 1 ? "s" : "") + " per thread along the collapsed "
+                                                            "innermost dim, " +
+                                       (wide ? "64" : "32") + "-bit indices"});
+    for (bool wide : {false, true})
+      plan.variants.push_back({kernelName("gen", wide),
+                               std::string("one element per thread, coordinates from the "
+                                           "linear index, ") +
+                                   (wide ? "64" : "32") + "-bit indices"});
+    plan.selection =
+        fast_ ? "dims contiguous in every tensor are collapsed; when every tensor then has "
+                "stride 0 or 1 on the innermost dim, a vec variant runs, with " +
+                    std::to_string(vmax_) +
+                    " elements per thread when the innermost extent, every outer stride and "
+                    "every pointer allow it (else 1); otherwise gen. i32 when every index "
+                    "and offset is below 2^31, else i64."
+              : "gen always; i32 when every index and offset is below 2^31, else i64.";
+    plan.launchGeometry = "block " + std::to_string(kBlock) +
+                          "; grid min(ceil(work / " + std::to_string(kBlock) +
+                          "), 1048576) with a grid-stride loop; work = vectors (vec) or "
+                          "elements (gen)";
+    Extent bytes = 0;
+    for (const KernelTensor &t : tensors_)
+      bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
+    plan.bytesMoved = bytes;
+    plan.argsStruct = argsStruct("FUSERC_NAME_");
+    plan.hostLaunch = hostLaunch();
+  }
+
+  const SegmentedFusion &sf_;
+  const ScheduledSegment &seg_;
+  const FusionAnalysis &analysis_;
+  const WorkspaceOffsets &workspace_;
+  std::string base_;
+  std::vector<KernelTensor> tensors_;
+  std::vector<const Value *> scalars_;
+  const Value *reference_ = nullptr;
+  size_t rank_ = 0;
+  Layout order_;
+  bool fast_ = false;
+  int vmax_ = 1;
+  bool lanes_ = false; // reads come from per-lane registers (vec variants)
+};
+
+} // namespace
+
+const std::string &pointwiseHostHelpers() {
+  static const std::string text = R"C(#ifndef FUSERC_PW_HELPERS
+#define FUSERC_PW_HELPERS
+/* Pointwise launch planning, shared by every pointwise kernel of every
+   fuserc header in this translation unit. Dims come in memory order,
+   outermost first; st[t][d] is tensor t's element stride on dim d (0 where
+   it is broadcast). */
+
+/* Collapses the dims that are contiguous in every tensor (and drops
+   extent-1 dims) into f_ext/f_st; when every tensor then has stride 0 or 1
+   on the innermost dim (1 for written tensors), returns the vector width
+   the vec variants can use (vmax when the innermost extent, every outer
+   stride and every pointer allow it, else 1); 0 when they cannot run. */
+static inline int fuserc_pw_plan(int nt, int rank, const long long *ext, long long (*st)[8],
+                                 void *const *ptr, const int *esize, const int *written, int vmax,
+                                 long long *f_ext, long long (*f_st)[8], long long *f_inner_st,
+                                 long long *f_inner, int *f_nouter, long long *f_chunks) {
+  int n = 0, t, d, k, v;
+  long long rows = 1;
+  for (d = 0; d < rank; ++d) {
+    int merge = n > 0;
+    if (ext[d] == 1)
+      continue;
+    for (t = 0; merge && t < nt; ++t)
+      if (f_st[t][n - 1] != st[t][d] * ext[d])
+        merge = 0;
+    if (merge) {
+      f_ext[n - 1] *= ext[d];
+      for (t = 0; t < nt; ++t)
+        f_st[t][n - 1] = st[t][d];
+      continue;
+    }
+    f_ext[n] = ext[d];
+    for (t = 0; t < nt; ++t)
+      f_st[t][n] = st[t][d];
+    ++n;
+  }
+  if (n == 0) {
+    f_ext[0] = 1;
+    for (t = 0; t < nt; ++t)
+      f_st[t][0] = 1;
+    n = 1;
+  }
+  *f_inner = f_ext[n - 1];
+  for (t = 0; t < nt; ++t) {
+    long long s = *f_inner == 1 ? 1 : f_st[t][n - 1];
+    if (s != 0 && s != 1)
+      return 0;
+    if (written[t] && s != 1)
+      return 0;
+    f_inner_st[t] = s;
+  }
+  *f_nouter = n - 1;
+  for (d = 0; d < n - 1; ++d)
+    rows *= f_ext[d];
+  v = vmax;
+  if (*f_inner % v != 0)
+    v = 1;
+  for (t = 0; v > 1 && t < nt; ++t) {
+    if (f_inner_st[t] == 0)
+      continue;
+    if ((unsigned long long)(uintptr_t)ptr[t] % (unsigned long long)(v * esize[t]) != 0)
+      v = 1;
+    for (k = 0; v > 1 && k < n - 1; ++k)
+      if (f_st[t][k] % v != 0)
+        v = 1;
+  }
+  *f_chunks = rows * (*f_inner / v);
+  return v;
+}
+
+/* Whether every element index and every tensor offset fits in int32 (with
+   room for the grid-stride loop's last step). */
+static inline int fuserc_pw_fits32(int nt, int rank, const long long *size, long long (*st)[8],
+                                   long long numel) {
+  const long long limit = 2147483647LL - (1LL << 28);
+  int t, d;
+  if (numel >= limit)
+    return 0;
+  for (t = 0; t < nt; ++t) {
+    long long reach = 0;
+    for (d = 0; d < rank; ++d)
+      reach += (size[d] - 1) * (st[t][d] < 0 ? -st[t][d] : st[t][d]);
+    if (reach >= limit)
+      return 0;
+  }
+  return 1;
+}
+
+static inline unsigned fuserc_pw_blocks(unsigned long long work, unsigned block) {
+  unsigned long long blocks = (work + block - 1) / block;
+  if (blocks > 1048576ULL)
+    blocks = 1048576ULL;
+  return blocks ? (unsigned)blocks : 1u;
+}
+#endif /* FUSERC_PW_HELPERS */
+)C";
+  return text;
+}
+
+EmittedKernel emitPointwiseKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
+                                  const WorkspaceOffsets &workspace) {
+  return PointwiseEmitter(segmented, segment, workspace).run();
+}
+
+} // namespace fuserc

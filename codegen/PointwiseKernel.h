@@ -1,0 +1,39 @@
+// Code generation for the pointwise scheduler: one kernel per segment,
+// iterating over the segment's output in the memory order of its reference
+// (first stored) output, in variants the host picks at launch:
+//
+//   vec<V>_i32/i64  every op elementwise, and after collapsing the dims that
+//                   are contiguous in every tensor the innermost dim has
+//                   stride 1 or 0 everywhere: each thread handles V
+//                   contiguous elements of one row (16-byte loads and
+//                   stores when aligned), rows decomposed once per vector;
+//   vec1_i32/i64    the same, one element per thread (unaligned pointers,
+//                   odd inner extents);
+//   gen_i32/i64     any segment: one element per thread, coordinates from
+//                   the linear index, every value indexed consumer-first.
+//
+// i32 variants are used when every index and offset fits in 31 bits.
+#pragma once
+
+#include "codegen/KernelPlan.h"
+#include "passes/Segmentation.h"
+
+#include <map>
+
+namespace fuserc {
+
+// Where a tensor passed between segments lives in the workspace.
+using WorkspaceOffsets = std::map<const Value *, Extent>;
+
+struct EmittedKernel {
+  KernelPlan plan;
+  std::string source; // CUDA: argument struct and __global__ functions
+};
+
+EmittedKernel emitPointwiseKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
+                                  const WorkspaceOffsets &workspace);
+
+// Host C code the pointwise launch blocks call (defined once per header).
+const std::string &pointwiseHostHelpers();
+
+} // namespace fuserc

@@ -1,0 +1,315 @@
+// Consumer-first value emission (see ValueEmitter.h).
+#include "codegen/ValueEmitter.h"
+
+#include "codegen/CodegenError.h"
+#include "codegen/CudaTypes.h"
+#include "ir/Inference.h"
+
+#include <algorithm>
+
+namespace fuserc {
+namespace {
+
+// f16 / bf16 values are carried in f32 between ops (only casts round).
+DType mathDType(DType d) { return d == DType::F16 || d == DType::BF16 ? DType::F32 : d; }
+
+std::string joined(const Coords &coords) {
+  std::string s;
+  for (const std::string &c : coords)
+    s += c + ",";
+  return s;
+}
+
+// Row-major strides of `shape`, as extents.
+std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
+  std::vector<Extent> strides(shape.size(), Extent(1));
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+std::string attributeText(const AttrValue &value) {
+  if (const auto *text = std::get_if<std::string>(&value))
+    return *text;
+  return attrValueString(value);
+}
+
+} // namespace
+
+ValueEmitter::ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
+                           std::function<std::string(const Extent &)> extent,
+                           std::string indexType, bool coordinateFree)
+    : isInput_(std::move(isInput)), reader_(reader), extent_(std::move(extent)),
+      index_(std::move(indexType)), coordinateFree_(coordinateFree), scopes_(1) {}
+
+bool ValueEmitter::supportsCoordinateFree(const std::vector<const Op *> &ops) {
+  return std::all_of(ops.begin(), ops.end(), [](const Op *op) {
+    return op->info().shapeRule == ShapeRule::Elementwise || op->kind() == OpKind::Full;
+  });
+}
+
+std::string ValueEmitter::body(int indent) const {
+  std::string pad(static_cast<size_t>(indent), ' ');
+  std::string text;
+  for (const std::string &l : lines_)
+    text += pad + l + "\n";
+  return text;
+}
+
+void ValueEmitter::line(const std::string &text) {
+  lines_.push_back(std::string(static_cast<size_t>(2 * depth_), ' ') + text);
+}
+
+std::string ValueEmitter::define(const std::string &type, const std::string &expr) {
+  std::string name = "v" + std::to_string(next_++);
+  line(type + " " + name + " = " + expr + ";");
+  return name;
+}
+
+std::string ValueEmitter::emit(const Value &value, const Coords &coords) {
+  if (value.isLiteral())
+    return cudaLiteral(value.literal(), value.dtype());
+  const Coords &at = coordinateFree_ ? Coords{} : coords;
+  const std::string key = "v" + std::to_string(value.id()) + "@" + joined(at);
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
+    if (auto it = scope->find(key); it != scope->end())
+      return it->second;
+  std::string result;
+  if (isInput_(value) || !value.definingOp())
+    result = define(cudaComputeType(value.dtype()), reader_.read(value, at));
+  else
+    result = emitOp(*value.definingOp(), at);
+  scopes_.back()[key] = result;
+  return result;
+}
+
+std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
+  const OpInfo &info = op.info();
+  if (coordinateFree_ && info.shapeRule != ShapeRule::Elementwise && op.kind() != OpKind::Full)
+    throw CodegenError("'" + std::string(info.name) +
+                       "' needs coordinates, which this kernel variant does not track");
+  switch (info.shapeRule) {
+  case ShapeRule::Elementwise:
+    return emitElementwise(op, coords);
+  case ShapeRule::Creation:
+  case ShapeRule::Same:
+    return emitCreation(op, coords);
+  case ShapeRule::Expand:
+  case ShapeRule::BroadcastInDim:
+  case ShapeRule::Permute:
+  case ShapeRule::Squeeze:
+  case ShapeRule::Unsqueeze:
+  case ShapeRule::Slice:
+  case ShapeRule::Reshape:
+    return emit(*op.operand(0), operandCoords(op, 0, coords));
+  case ShapeRule::Pad:
+  case ShapeRule::Cat:
+    return emitBranches(op, coords);
+  case ShapeRule::IndexSelect:
+  case ShapeRule::Gather: {
+    const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+    const Value &x = *op.operand(0);
+    Coords indexAt = info.shapeRule == ShapeRule::Gather ? coords : Coords{coords[dim]};
+    std::string index = emit(*op.operand(1), indexAt);
+    // Out-of-range indices are clamped into range: a kernel cannot report
+    // an error, and must not read outside the tensor.
+    std::string extent = ext(x.shape()[dim]);
+    std::string j = define(index_, "(" + index_ + ")(" + index + ")");
+    line(j + " = " + j + " < 0 ? 0 : (" + j + " >= " + extent + " ? " + extent + " - 1 : " + j +
+         ");");
+    Coords xAt = coords;
+    xAt[dim] = j;
+    return emit(x, xAt);
+  }
+  case ShapeRule::Reduction:
+  case ShapeRule::Scatter:
+  case ShapeRule::Normalization:
+    break;
+  }
+  throw CodegenError("'" + std::string(info.name) +
+                     "' is not supported by this kernel's code generator");
+}
+
+Coords ValueEmitter::operandCoords(const Op &op, size_t operand, const Coords &coords) {
+  const Value &x = *op.operand(operand);
+  const Value &result = *op.result();
+  const Attributes &attrs = op.attrs();
+  const size_t rank = x.rank();
+  Coords at(rank);
+  switch (op.info().shapeRule) {
+  case ShapeRule::Elementwise:
+  case ShapeRule::Expand:
+    for (size_t i = 0; i < rank; ++i) {
+      size_t r = i + result.rank() - rank;
+      at[i] = x.shape()[i].isConstant(1) && !result.shape()[r].isConstant(1) ? "0" : coords[r];
+    }
+    return at;
+  case ShapeRule::BroadcastInDim: {
+    const std::vector<int64_t> &dims = attrs.axes("broadcast_dims");
+    for (size_t i = 0; i < rank; ++i) {
+      size_t r = static_cast<size_t>(dims[i]);
+      at[i] = x.shape()[i].isConstant(1) && !result.shape()[r].isConstant(1) ? "0" : coords[r];
+    }
+    return at;
+  }
+  case ShapeRule::Permute: {
+    const std::vector<int64_t> &dims = attrs.axes("dims");
+    for (size_t i = 0; i < dims.size(); ++i)
+      at[static_cast<size_t>(dims[i])] = coords[i];
+    return at;
+  }
+  case ShapeRule::Squeeze: {
+    const std::vector<int64_t> &dims = attrs.axes("dims");
+    for (size_t i = 0, r = 0; i < rank; ++i)
+      at[i] = std::count(dims.begin(), dims.end(), int64_t(i)) ? "0" : coords[r++];
+    return at;
+  }
+  case ShapeRule::Unsqueeze: {
+    const size_t dim = static_cast<size_t>(attrs.integer("dim"));
+    for (size_t i = 0; i < rank; ++i)
+      at[i] = coords[i < dim ? i : i + 1];
+    return at;
+  }
+  case ShapeRule::Slice: {
+    at = coords;
+    const size_t dim = static_cast<size_t>(attrs.integer("dim"));
+    at[dim] = "(" + ext(attrs.extent("start")) + " + " + coords[dim] + " * (" + index_ + ")" +
+              std::to_string(attrs.integer("step")) + ")";
+    return at;
+  }
+  case ShapeRule::Reshape: {
+    std::vector<Extent> out = rowMajor(result.shape()), in = rowMajor(x.shape());
+    std::string linear = "(" + index_ + ")0";
+    for (size_t i = 0; i < coords.size(); ++i)
+      linear += " + " + coords[i] + " * " + ext(out[i]);
+    std::string lin = define(index_, linear);
+    for (size_t j = 0; j < rank; ++j)
+      at[j] = "((" + lin + " / " + ext(in[j]) + ") % " + ext(x.shape()[j]) + ")";
+    return at;
+  }
+  default:
+    throw CodegenError("no coordinate mapping for '" + std::string(op.info().name) + "'");
+  }
+}
+
+std::string ValueEmitter::emitElementwise(const Op &op, const Coords &coords) {
+  const OpInfo &info = op.info();
+  const ComputeDomain domain = elementwiseComputeDomain(op);
+  const bool where = info.dtypeRule == DTypeRule::Where;
+  std::string expr(domain.floating ? info.cuda : info.cudaInt);
+  if (expr.empty())
+    throw CodegenError("'" + std::string(info.name) + "' has no CUDA expression for " +
+                       std::string(dtypeName(domain.operands)) + " operands");
+  std::vector<std::string> operands;
+  for (size_t i = 0; i < op.operands().size(); ++i) {
+    const Value &v = *op.operand(i);
+    std::string raw = emit(v, coordinateFree_ ? Coords{} : operandCoords(op, i, coords));
+    DType to = where && i == 0 ? DType::Bool : domain.operands;
+    std::string converted = cudaConvert(raw, v.isLiteral() ? v.dtype() : mathDType(v.dtype()), to);
+    operands.push_back(converted == raw ? raw : define(cudaComputeType(to), converted));
+  }
+  // Substitute $0..$2 and $attribute.
+  std::string text;
+  for (size_t i = 0; i < expr.size(); ++i) {
+    if (expr[i] != '$') {
+      text += expr[i];
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[j])) || expr[j] == '_'))
+      ++j;
+    std::string name = expr.substr(i + 1, j - i - 1);
+    if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
+      text += operands.at(static_cast<size_t>(std::stoi(name)));
+    else if (const AttrValue *a = op.attrs().find(name))
+      text += attributeText(*a);
+    else
+      throw CodegenError("CUDA expression of '" + std::string(info.name) + "' names $" + name);
+    i = j - 1;
+  }
+  const DType result = op.result()->dtype();
+  if (op.kind() == OpKind::Cast)
+    return define(cudaComputeType(result), cudaConvert(text, domain.operands, result));
+  DType produced = info.dtypeRule == DTypeRule::PromoteToBool ? DType::Bool : domain.operands;
+  return define(cudaComputeType(result), cudaConvert(text, produced, mathDType(result)));
+}
+
+std::string ValueEmitter::emitCreation(const Op &op, const Coords &coords) {
+  const Value &result = *op.result();
+  const DType dtype = result.dtype();
+  switch (op.kind()) {
+  case OpKind::Full:
+    return cudaLiteral(op.attrs().number("value"), dtype);
+  case OpKind::Iota: {
+    const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+    return define(cudaComputeType(dtype), cudaConvert(coords[dim], DType::I64, dtype));
+  }
+  case OpKind::RandLike: {
+    std::vector<Extent> strides = rowMajor(result.shape());
+    std::string linear = "(fuserc_u64)0";
+    for (size_t i = 0; i < coords.size(); ++i)
+      linear += " + (fuserc_u64)" + coords[i] + " * (fuserc_u64)" + ext(strides[i]);
+    std::string seed = emit(*op.operand(1), {}), offset = emit(*op.operand(2), {});
+    std::string word = define("fuserc_u32", "fuserc_philox_word((fuserc_u64)" + seed +
+                                                ", (fuserc_u64)" + offset + ", " + linear + ")");
+    const char *unit = dtype == DType::F16    ? "fuserc_unit_f16"
+                       : dtype == DType::BF16 ? "fuserc_unit_bf16"
+                       : dtype == DType::F64  ? "fuserc_unit_f64"
+                                              : "fuserc_unit_f32";
+    return define(cudaComputeType(dtype), std::string(unit) + "(" + word + ")");
+  }
+  default:
+    throw CodegenError("'" + std::string(op.info().name) +
+                       "' is not supported by this kernel's code generator");
+  }
+}
+
+// pad and cat: pick the piece the coordinate falls in; each piece's values
+// are computed inside its branch only, at in-range coordinates.
+std::string ValueEmitter::emitBranches(const Op &op, const Coords &coords) {
+  const Value &result = *op.result();
+  const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+  const std::string type = cudaComputeType(result.dtype());
+  std::string out = "v" + std::to_string(next_++);
+  line(type + " " + out + ";");
+  auto branch = [&](const std::string &condition, const Value &piece, const Coords &at) {
+    line(condition + " {");
+    ++depth_;
+    scopes_.emplace_back();
+    std::string v = emit(piece, at);
+    line(out + " = " + cudaConvert(v, piece.isLiteral() ? piece.dtype() : mathDType(piece.dtype()),
+                                   mathDType(result.dtype())) +
+         ";");
+    scopes_.pop_back();
+    --depth_;
+    line("}");
+  };
+  if (op.kind() == OpKind::Pad) {
+    const Value &x = *op.operand(0);
+    std::string shifted = define(index_, coords[dim] + " - " + ext(op.attrs().extent("before")));
+    Coords at = coords;
+    at[dim] = shifted;
+    branch("if (" + shifted + " >= 0 && " + shifted + " < " + ext(x.shape()[dim]) + ")", x, at);
+    line("else");
+    ++depth_;
+    line(out + " = " + cudaLiteral(op.attrs().number("value"), result.dtype()) + ";");
+    --depth_;
+    return out;
+  }
+  Extent start = 0;
+  for (size_t i = 0; i < op.operands().size(); ++i) {
+    const Value &piece = *op.operand(i);
+    Extent end = start + piece.shape()[dim];
+    Coords at = coords;
+    at[dim] = "(" + coords[dim] + " - " + ext(start) + ")";
+    std::string condition = i + 1 == op.operands().size()
+                                ? "else"
+                                : std::string(i ? "else " : "") + "if (" + coords[dim] + " < " +
+                                      ext(end) + ")";
+    branch(condition, piece, at);
+    start = end;
+  }
+  return out;
+}
+
+} // namespace fuserc

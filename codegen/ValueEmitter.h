@@ -1,0 +1,74 @@
+// Consumer-first emission of a segment's values as CUDA statements.
+//
+// Every value is computed where it is used, at the coordinates that use
+// needs: an elementwise op asks its operands for the same coordinates
+// (broadcast dims at 0), a permute for permuted ones, a slice for shifted
+// ones, a pad or cat branches on the coordinate, a reshape re-linearizes.
+// A value asked for twice at the same coordinates is computed once (per
+// scope: statements inside a branch are not visible after it).
+//
+// Reads of the segment's inputs go through an InputReader, so a scheduler
+// decides how memory is addressed. In coordinate-free mode (fast paths
+// where every tensor is addressed by the scheduler, lane by lane) no
+// coordinates are tracked and only ops that keep them are allowed.
+#pragma once
+
+#include "ir/Fusion.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+using Coords = std::vector<std::string>; // one index expression per logical dim
+
+class InputReader {
+public:
+  virtual ~InputReader() = default;
+  // An expression, of the compute type of `input`'s dtype, for the element
+  // of segment input `input` at `coords` (empty in coordinate-free mode).
+  virtual std::string read(const Value &input, const Coords &coords) = 0;
+};
+
+class ValueEmitter {
+public:
+  // `isInput(v)`: whether v is read from outside the segment. `extent(e)`
+  // turns a symbolic extent into an expression of the index type.
+  ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
+               std::function<std::string(const Extent &)> extent, std::string indexType,
+               bool coordinateFree);
+
+  // A variable (or constant) holding `value` at `coords`, in the compute
+  // type of its dtype; statements computing it are appended to the body.
+  std::string emit(const Value &value, const Coords &coords);
+
+  // Whether coordinate-free emission supports every op of `ops`.
+  static bool supportsCoordinateFree(const std::vector<const Op *> &ops);
+
+  // The statements emitted so far, indented by `indent` spaces.
+  std::string body(int indent) const;
+
+private:
+  std::string emitOp(const Op &op, const Coords &coords);
+  std::string emitElementwise(const Op &op, const Coords &coords);
+  std::string emitCreation(const Op &op, const Coords &coords);
+  std::string emitBranches(const Op &op, const Coords &coords);
+  Coords operandCoords(const Op &op, size_t operand, const Coords &coords);
+  std::string define(const std::string &type, const std::string &expr);
+  std::string ext(const Extent &e) { return extent_(e); }
+  void line(const std::string &text);
+
+  std::function<bool(const Value &)> isInput_;
+  InputReader &reader_;
+  std::function<std::string(const Extent &)> extent_;
+  std::string index_;
+  bool coordinateFree_;
+  std::vector<std::map<std::string, std::string>> scopes_; // memo: key -> variable
+  std::vector<std::string> lines_;
+  int depth_ = 0; // extra indentation inside branches
+  int next_ = 0;
+};
+
+} // namespace fuserc

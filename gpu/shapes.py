@@ -1,0 +1,119 @@
+"""Which symbol bindings the GPU tests run each fusion at, and how their
+integer inputs are drawn.
+
+Every case runs at an extent of 1 everywhere, at small primes (7, 13, 101),
+at sizes that are not multiples of 8 (or of a vector width), and at a medium
+size of 10^5 to 10^6 elements, small enough for the CPU reference
+interpreter. Keys are `FILE_STEM` or `FILE_STEM.FUSION` (the latter wins);
+fusions with no entry get GENERIC_BINDINGS (every symbol the same extent).
+"""
+
+GENERIC_EXTENTS = [1, 7, 13, 101]
+
+# Rows reductions and normalizations: one row, short rows, long rows, rows
+# longer than one block's worth, many rows.
+_ROWS = [
+    {"M": 1, "N": 1},
+    {"M": 7, "N": 13},
+    {"M": 13, "N": 101},
+    {"M": 101, "N": 1000},
+    {"M": 3, "N": 65537},
+    {"M": 64, "N": 8193},
+]
+
+BINDINGS = {
+    "bias_relu_nhwc": [
+        {"N": 1, "C": 1, "H": 1, "W": 1},
+        {"N": 2, "C": 7, "H": 13, "W": 5},
+        {"N": 3, "C": 101, "H": 7, "W": 9},
+        {"N": 1, "C": 1024, "H": 5, "W": 3},
+        {"N": 4, "C": 67, "H": 25, "W": 25},
+    ],
+    "gelu_bwd_bias_grad": [
+        {"B": 1, "S": 1, "H": 1},
+        {"B": 2, "S": 7, "H": 13},
+        {"B": 3, "S": 5, "H": 101},
+        {"B": 1, "S": 1, "H": 4099},
+        {"B": 4, "S": 33, "H": 1031},
+    ],
+    "softmax": _ROWS,
+    "layernorm": _ROWS,
+    "rmsnorm": _ROWS,
+    "layernorm.layer_norm_composite": _ROWS,
+    "layernorm.rms_norm_residual": _ROWS,
+    "rope": [
+        {"B": 1, "H": 1, "S": 1},
+        {"B": 1, "H": 2, "S": 7},
+        {"B": 2, "H": 3, "S": 13},
+        {"B": 2, "H": 4, "S": 101},
+    ],
+    "xent_bwd": [
+        {"M": 1, "V": 1},
+        {"M": 7, "V": 13},
+        {"M": 13, "V": 101},
+        {"M": 64, "V": 1000},
+        {"M": 33, "V": 50257},
+    ],
+    "transpose_add": [
+        {"M": 1, "N": 1},
+        {"M": 7, "N": 13},
+        {"M": 101, "N": 13},
+        {"M": 257, "N": 1025},
+        {"M": 1000, "N": 1001},
+    ],
+    "sum_inner": [
+        {"M": 1, "N": 1},
+        {"M": 7, "N": 13},
+        {"M": 13, "N": 101},
+        {"M": 1001, "N": 1000},
+        {"M": 3, "N": 100003},
+        {"M": 100003, "N": 3},
+    ],
+    "example": [{"N": 1}, {"N": 7}, {"N": 1001}, {"N": 100003}],
+}
+BINDINGS["sum_outer"] = BINDINGS["sum_inner"]
+
+# Integer inputs that index something: [low, high) as expressions of the
+# binding. Other integer inputs are drawn from [-50, 50), bools at random.
+INT_RANGES = {
+    "xent_bwd": {"labels": ("0", "V")},
+}
+
+# Cases too large for the interpreter, checked against PyTorch on the GPU
+# instead: more than 2^31 elements, so 32-bit indexing would go wrong.
+LARGE_CASES = {
+    "big_add_relu.big_add_relu_1d": {
+        "bindings": [{"N": 2**31 + 13}],
+        "torch": lambda torch, x, b: torch.relu(x + b),
+    },
+    "big_add_relu.big_add_relu_2d": {
+        "bindings": [{"M": 65537, "N": 32771}],
+        "torch": lambda torch, x, b: torch.relu(x + b),
+    },
+}
+
+
+def _lookup(table, stem, fusion):
+    return table.get("%s.%s" % (stem, fusion), table.get(stem))
+
+
+def bindings_for(stem, fusion, symbols):
+    """The list of {symbol: extent} a fusion runs at."""
+    found = _lookup(BINDINGS, stem, fusion)
+    if found is not None:
+        return found
+    return [{s: extent for s in symbols} for extent in GENERIC_EXTENTS]
+
+
+def int_range(stem, fusion, input_name, binding):
+    """[low, high) for an integer input."""
+    ranges = _lookup(INT_RANGES, stem, fusion) or {}
+    if input_name not in ranges:
+        return -50, 50
+    low, high = ranges[input_name]
+    return eval(low, {}, dict(binding)), eval(high, {}, dict(binding))
+
+
+def large_case(stem, fusion):
+    """The LARGE_CASES entry of a fusion, or None."""
+    return LARGE_CASES.get("%s.%s" % (stem, fusion))

@@ -1,0 +1,34 @@
+// The content-addressed compile cache: NVRTC outputs keyed by a SHA-256 of
+// everything that decides them (kernel source, arch, NVRTC version, options,
+// fuserc version). Entries are written atomically (a temporary directory
+// renamed into place), so concurrent fuserc runs never see half an entry.
+#pragma once
+
+#include "packaging/NvrtcCompiler.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+// $XDG_CACHE_HOME/fuserc, else $HOME/.cache/fuserc; empty when neither is set.
+std::string defaultCacheDir();
+
+class CompileCache {
+public:
+  explicit CompileCache(std::string dir) : dir_(std::move(dir)) {}
+
+  static std::string key(const std::string &source, const std::string &arch, bool wantPtx,
+                         const std::vector<std::string> &options);
+  // A successful compile stored under `key`, or nullopt.
+  std::optional<NvrtcOutput> load(const std::string &key) const;
+  // Stores a successful compile; failures to write are not errors (the
+  // cache is an optimisation), they are reported in `warning`.
+  void store(const std::string &key, const NvrtcOutput &output, std::string &warning) const;
+
+private:
+  std::string dir_;
+};
+
+} // namespace fuserc

@@ -1,0 +1,106 @@
+// fatbinary invocation (see Fatbinary.h).
+#include "packaging/Fatbinary.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace fuserc {
+namespace {
+
+// Removes a directory tree when it goes out of scope.
+class TempDir {
+public:
+  TempDir() { ok_ = !llvm::sys::fs::createUniqueDirectory("fuserc-fatbin", path_); }
+  ~TempDir() {
+    if (ok_)
+      llvm::sys::fs::remove_directories(path_);
+  }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  bool ok() const { return ok_; }
+  std::string file(const std::string &name) const {
+    llvm::SmallString<256> p(path_);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  }
+
+private:
+  llvm::SmallString<256> path_;
+  bool ok_ = false;
+};
+
+bool writeBytes(const std::string &path, const std::string &bytes) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return false;
+  os << bytes;
+  os.close();
+  bool ok = !os.has_error();
+  os.clear_error();
+  return ok;
+}
+
+} // namespace
+
+std::string findFatbinary() {
+  if (auto env = llvm::sys::Process::GetEnv("FUSERC_FATBINARY"); env && !env->empty())
+    return *env;
+#ifdef FUSERC_CUDA_BIN_DIR
+  llvm::SmallString<256> configured(FUSERC_CUDA_BIN_DIR);
+  llvm::sys::path::append(configured, "fatbinary");
+  if (llvm::sys::fs::can_execute(configured))
+    return std::string(configured);
+#endif
+  if (auto onPath = llvm::sys::findProgramByName("fatbinary"))
+    return *onPath;
+  return "";
+}
+
+FatbinResult makeFatbinary(const std::string &fatbinaryPath,
+                           const std::vector<FatbinImage> &images) {
+  FatbinResult result;
+  TempDir dir;
+  if (!dir.ok()) {
+    result.error = "cannot create a temporary directory for fatbinary";
+    return result;
+  }
+  std::vector<std::string> args = {fatbinaryPath, "--64", "--create=" + dir.file("out.fatbin")};
+  for (size_t i = 0; i < images.size(); ++i) {
+    const FatbinImage &image = images[i];
+    std::string file = dir.file("image" + std::to_string(i) + (image.ptx ? ".ptx" : ".cubin"));
+    if (!writeBytes(file, image.bytes)) {
+      result.error = "cannot write '" + file + "'";
+      return result;
+    }
+    args.push_back("--image3=kind=" + std::string(image.ptx ? "ptx" : "elf") + ",sm=" + image.sm +
+                   ",file=" + file);
+  }
+  std::vector<llvm::StringRef> argv(args.begin(), args.end());
+  std::string errors = dir.file("stderr.txt");
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::None,
+                                                 llvm::StringRef(errors)};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(fatbinaryPath, argv, llvm::None, redirects, 0, 0, &message);
+  if (rc != 0) {
+    auto text = llvm::MemoryBuffer::getFile(errors);
+    result.error = "'" + fatbinaryPath + "' failed" + (message.empty() ? "" : ": " + message) +
+                   (text ? "\n" + (*text)->getBuffer().str() : "");
+    return result;
+  }
+  auto out = llvm::MemoryBuffer::getFile(dir.file("out.fatbin"), false, false);
+  if (!out) {
+    result.error = "fatbinary wrote no output";
+    return result;
+  }
+  result.bytes = (*out)->getBuffer().str();
+  result.ok = true;
+  return result;
+}
+
+} // namespace fuserc

@@ -1,0 +1,95 @@
+// The pieces the header writer (HeaderWriter.h) assembles, shared by its
+// implementation files: the runtime support every header carries
+// (HeaderRuntime.cpp), and per fusion the interface model
+// (HeaderFusionModel.cpp), the validation functions (HeaderValidation.cpp) and
+// the public entry points (HeaderEntryPoints.cpp).
+//
+// Templates write the header's prefix NAME as `@P@`; substitutePrefix fills it in.
+#pragma once
+
+#include "codegen/KernelPlan.h"
+#include "ir/Fusion.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fuserc::header {
+
+std::string substitutePrefix(std::string_view text, std::string_view prefix);
+// Whether `identifier` occurs in `code` as a whole token.
+bool mentions(std::string_view code, std::string_view identifier);
+
+// The status enum, NAME_last_error and NAME_unload.
+std::string runtimeDeclarations(const std::string &prefix);
+// Everything the fusions' implementations share: includes, the extent
+// helpers, error reporting, argument checks, the embedded fatbin, its loader
+// and NAME_launch_kernel. `kernels` lists every kernel symbol of the fatbin.
+std::string runtimeImplementation(const std::string &prefix,
+                                  const std::vector<std::string> &kernels,
+                                  const std::string &fatbin);
+// The file-scope identifiers runtimeDeclarations and runtimeImplementation
+// define, without the prefix ("status", "launch_kernel", ...).
+const std::vector<std::string> &runtimeIdentifiers();
+
+// Where a symbolic extent gets its value: the first dim of a tensor input
+// (in argument order) that is exactly the symbol.
+struct SymbolSource {
+  std::string input;
+  size_t dim = 0;
+};
+
+// What the header needs to know about one fusion, checked once.
+struct FusionModel {
+  std::string prefix;       // NAME
+  std::string fusionPrefix; // NAME_F
+  const Fusion *fusion = nullptr;
+  const FusionCode *code = nullptr; // null when the fusion has no kernels
+  std::vector<const Value *> tensorInputs;
+  std::map<std::string, SymbolSource> symbols; // every symbol the header evaluates
+  // Outputs whose name is also an input's (views of it): they get no
+  // `stride_<name>_<d>` variables, which would clash with the input's.
+  std::vector<bool> outputSharesInputName;
+};
+
+// The model of `fusion`, or an error message.
+struct FusionModelResult {
+  FusionModel model;
+  std::string error;
+};
+FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusion,
+                                   const FusionCode *code);
+
+// The file-scope identifiers a fusion adds, without NAME_ ("F_launch", ...).
+std::vector<std::string> fusionIdentifiers(const FusionModel &model);
+
+// `extent` as C code, reading symbols and `x.strideK` through `bound`
+// ("b->" or "bound.").
+std::string boundExtent(const Extent &extent, std::string_view bound);
+// The DLPack type code of a dtype, as C ("kDLFloat"; bool: NAME_DL_BOOL).
+std::string dlpackCode(DType dtype, const std::string &prefix);
+std::string cScalarType(DType dtype);
+// "(0, 2, 3, 1)"
+std::string layoutText(const Layout &layout);
+// The memory order of an output or tensor input; row-major when none is set.
+Layout outputLayout(const FusionOutput &output);
+Layout inputLayout(const Value &input);
+// `head(arg, arg, ...)` wrapped at 100 columns, continuation lines aligned
+// after the parenthesis; `tail` follows the closing parenthesis.
+std::string wrapCall(const std::string &head, const std::vector<std::string> &args,
+                     const std::string &tail, size_t indent = 0);
+
+// Code from codegen with `FUSERC_NAME` spelled as the prefix, every
+// non-empty line indented by `indent`.
+std::string pasted(const std::string &text, const std::string &prefix, size_t indent);
+
+// The validation section of one fusion: the bound/expected structs,
+// NAME_F_bind_inputs, NAME_F_expect_outputs, NAME_F_workspace_bytes.
+std::string validationFunctions(const FusionModel &model);
+// The prototypes and macros of one fusion (the declaration section).
+std::string entryPointDeclarations(const FusionModel &model);
+// describe_outputs, workspace_size and launch with the pasted host code.
+std::string entryPointDefinitions(const FusionModel &model);
+
+} // namespace fuserc::header

@@ -1,0 +1,215 @@
+// The validation section of one fusion in the generated header (see
+// HeaderParts.h): NAME_F_bind_inputs checks the tensor inputs and binds the
+// device, the symbolic extents and every input's strides; NAME_F_expect_outputs
+// computes what each output must look like (the describe_outputs answer);
+// NAME_F_workspace_bytes evaluates the workspace size.
+#include "packaging/HeaderParts.h"
+
+namespace fuserc::header {
+namespace {
+
+std::string arraySize(size_t rank) { return std::to_string(rank == 0 ? 1 : rank); }
+
+// `(void)x;` for every parameter `body` does not mention, so that no fusion
+// trips -Wunused-parameter.
+std::string voidUnused(const std::vector<std::string> &params, const std::string &body) {
+  std::string out;
+  for (const std::string &p : params)
+    if (!mentions(body, p))
+      out += "  (void)" + p + ";\n";
+  return out;
+}
+
+// Per dim, the element stride of an output's expected layout.
+std::string expectedStrides(const FusionOutput &out) {
+  const std::string &o = out.name;
+  size_t rank = out.value->rank();
+  std::string code;
+  switch (out.kind) {
+  case OutputKind::NewBuffer: {
+    Layout layout = outputLayout(out);
+    if (rank == 0)
+      return code;
+    std::string prev = std::to_string(layout[rank - 1]);
+    code += "  e->strides_" + o + "[" + prev + "] = 1;\n";
+    for (size_t k = rank - 1; k-- > 0;) {
+      std::string d = std::to_string(layout[k]);
+      code += "  e->strides_" + o + "[" + d + "] = e->strides_" + o + "[" + prev + "] * e->shape_" +
+              o + "[" + prev + "];\n";
+      prev = d;
+    }
+    return code;
+  }
+  case OutputKind::View: {
+    const ViewInfo &view = *out.view;
+    const std::string &base = view.base->name();
+    for (size_t d = 0; d < rank; ++d)
+      code += "  e->strides_" + o + "[" + std::to_string(d) +
+              "] = " + boundExtent(view.strides[d], "b->") + ";\n";
+    code += "  e->data_" + o + " = in_" + base + "->data;\n";
+    code += "  e->byte_offset_" + o + " = (uint64_t)((int64_t)in_" + base + "->byte_offset + " +
+            boundExtent(view.offset, "b->") + " * " +
+            std::to_string(dtypeBytes(view.base->dtype())) + ");\n";
+    code += "  e->device_" + o + " = in_" + base + "->device;\n";
+    return code;
+  }
+  case OutputKind::InPlace: {
+    const std::string &base = out.aliases->name();
+    for (size_t d = 0; d < rank; ++d)
+      code += "  e->strides_" + o + "[" + std::to_string(d) + "] = b->stride_" + base + "[" +
+              std::to_string(d) + "];\n";
+    code += "  e->data_" + o + " = in_" + base + "->data;\n";
+    code += "  e->byte_offset_" + o + " = in_" + base + "->byte_offset;\n";
+    code += "  e->device_" + o + " = in_" + base + "->device;\n";
+    return code;
+  }
+  }
+  return code;
+}
+
+std::string structs(const FusionModel &m) {
+  const std::string &p = m.fusionPrefix;
+  std::string out =
+      "/* What the tensor inputs bind: the device, the symbolic extents, the strides. */\n"
+      "typedef struct {\n"
+      "  int32_t device_id;\n"
+      "  const char *device_from; /* the first tensor on the device; NULL before */\n";
+  for (const auto &[symbol, source] : m.symbols)
+    out += "  int64_t sym_" + symbol + ";\n";
+  for (const Value *v : m.tensorInputs)
+    if (v->rank() > 0)
+      out += "  int64_t stride_" + v->name() + "[" + std::to_string(v->rank()) + "];\n";
+  out += "} " + p + "_bound;\n\n";
+
+  out += "/* What each output must look like (describe_outputs' answer). */\ntypedef struct {\n";
+  for (const FusionOutput &o : m.fusion->outputs()) {
+    std::string size = arraySize(o.value->rank());
+    out += "  int64_t shape_" + o.name + "[" + size + "];\n";
+    out += "  int64_t strides_" + o.name + "[" + size + "];\n";
+    if (o.kind != OutputKind::NewBuffer) {
+      out += "  void *data_" + o.name + ";\n";
+      out += "  uint64_t byte_offset_" + o.name + ";\n";
+      out += "  DLDevice device_" + o.name + ";\n";
+    }
+  }
+  out += "} " + p + "_expected;\n";
+  return out;
+}
+
+std::string bindInputs(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::vector<std::string> params;
+  for (const Value *v : m.tensorInputs)
+    params.push_back("const DLTensor *in_" + v->name());
+  params.push_back(m.fusionPrefix + "_bound *b");
+
+  std::string layouts, body;
+  body += "  b->device_id = 0;\n  b->device_from = NULL;\n";
+  for (const Value *v : m.tensorInputs)
+    body += "  " + P + "_TRY(" + P + "_check_tensor(\"" + v->name() + "\", in_" + v->name() + ", " +
+            std::to_string(v->rank()) + ", " + dlpackCode(v->dtype(), P) + ", " +
+            std::to_string(dtypeBytes(v->dtype()) * 8) + ", &b->device_id, &b->device_from));\n";
+
+  // Extents in argument order: a symbol's first occurrence binds it.
+  std::string deferred;
+  for (const Value *v : m.tensorInputs) {
+    const std::string &x = v->name();
+    for (size_t d = 0; d < v->rank(); ++d) {
+      const Extent &e = v->shape()[d];
+      std::string dim = std::to_string(d);
+      auto check = [&](const std::string &expected, const std::string &what,
+                       const std::string &from) {
+        return "  " + P + "_TRY(" + P + "_check_extent(\"" + x + "\", in_" + x + ", " + dim + ", " +
+               expected + ", \"" + what + "\", \"" + from + "\"));\n";
+      };
+      if (auto c = e.constant()) {
+        body += check(std::to_string(*c), "the declared extent", "");
+      } else if (auto s = e.symbolName()) {
+        const SymbolSource &source = m.symbols.at(*s);
+        if (source.input == x && source.dim == d)
+          body += "  b->sym_" + *s + " = in_" + x + "->shape[" + dim + "];\n";
+        else
+          body += check("b->sym_" + *s, "symbol " + *s, " (from " + source.input + ")");
+      } else {
+        deferred += check(boundExtent(e, "b->"), e.str(), "");
+      }
+    }
+  }
+  body += deferred;
+
+  for (const Value *v : m.tensorInputs) {
+    if (v->rank() == 0)
+      continue;
+    const std::string &x = v->name();
+    body += "  " + P + "_strides(in_" + x + ", b->stride_" + x + ");";
+    if (v->isStrided()) {
+      body += " /* strided: any strides */\n";
+      continue;
+    }
+    body += "\n";
+    Layout layout = inputLayout(*v);
+    std::string list;
+    for (size_t k = 0; k < layout.size(); ++k)
+      list += (k ? ", " : "") + std::to_string(layout[k]);
+    layouts += "  static const int layout_" + x + "[" + std::to_string(v->rank()) + "] = {" + list +
+               "};\n";
+    body += "  " + P + "_TRY(" + P + "_check_dense(\"" + x + "\", in_" + x + ", b->stride_" + x +
+            ", layout_" + x + ", \"" + layoutText(layout) + "\"));\n";
+  }
+  body += "  return " + P + "_OK;\n";
+
+  return "/* Checks the tensor inputs (pointer, rank, dtype, device, extents, strides)\n"
+         "   and binds the symbols, in argument order. */\n" +
+         wrapCall("static " + P + "_status " + m.fusionPrefix + "_bind_inputs", params, " {") +
+         "\n" + layouts + body + "}\n";
+}
+
+std::string expectOutputs(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::vector<std::string> params = {"const " + m.fusionPrefix + "_bound *b"};
+  std::vector<std::string> names = {"b"};
+  for (const Value *v : m.tensorInputs) {
+    params.push_back("const DLTensor *in_" + v->name());
+    names.push_back("in_" + v->name());
+  }
+  params.push_back(m.fusionPrefix + "_expected *e");
+
+  std::string body;
+  for (const FusionOutput &out : m.fusion->outputs()) {
+    const std::string &o = out.name;
+    std::string what = out.kind == OutputKind::NewBuffer
+                           ? "a new buffer, dense in layout " + layoutText(outputLayout(out))
+                       : out.kind == OutputKind::View ? "a view of " + out.view->base->name()
+                                                      : "in place in " + out.aliases->name();
+    body += "  /* " + o + ": " + what + " */\n";
+    for (size_t d = 0; d < out.value->rank(); ++d)
+      body += "  e->shape_" + o + "[" + std::to_string(d) +
+              "] = " + boundExtent(out.value->shape()[d], "b->") + ";\n";
+    body += expectedStrides(out);
+    if (out.value->rank() > 0)
+      body += "  " + P + "_TRY(" + P + "_check_output_extents(\"" + o + "\", e->shape_" + o + ", " +
+              std::to_string(out.value->rank()) + "));\n";
+  }
+  body += "  return " + P + "_OK;\n";
+  return "/* The shape and strides of every output, and where views and in-place\n"
+         "   outputs start, for these inputs. */\n" +
+         wrapCall("static " + P + "_status " + m.fusionPrefix + "_expect_outputs", params, " {") +
+         "\n" + voidUnused(names, body) + body + "}\n";
+}
+
+std::string workspaceBytes(const FusionModel &m) {
+  std::string expr = m.code ? boundExtent(m.code->workspaceBytes, "b->") : "(0LL)";
+  std::string body = "  return " + expr + ";\n";
+  std::string text = m.code ? m.code->workspaceBytes.str() : "0";
+  return "/* Workspace bytes: " + text + ". */\nstatic int64_t " + m.fusionPrefix +
+         "_workspace_bytes(const " + m.fusionPrefix + "_bound *b) {\n" + voidUnused({"b"}, body) +
+         body + "}\n";
+}
+
+} // namespace
+
+std::string validationFunctions(const FusionModel &m) {
+  return structs(m) + "\n" + bindInputs(m) + "\n" + expectOutputs(m) + "\n" + workspaceBytes(m);
+}
+
+} // namespace fuserc::header

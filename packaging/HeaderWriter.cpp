@@ -1,0 +1,166 @@
+// Assembles NAME.h (see HeaderWriter.h) from its pieces (HeaderParts.h):
+//
+//   include guard, includes, extern "C" {
+//     runtime declarations, per fusion: macros and prototypes
+//   }
+//   #if NAME_IMPLEMENTATION (once per translation unit)
+//     runtime support, the fatbin and its loader,
+//     per fusion: argument structs, host helpers, validation, entry points
+//   #endif
+//
+// The implementation has its own guard, outside the include guard, so the
+// documented pattern — include, define NAME_IMPLEMENTATION, include again —
+// adds it on the second inclusion.
+#include "packaging/HeaderWriter.h"
+
+#include "packaging/HeaderParts.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace fuserc {
+
+bool isCIdentifier(std::string_view text) {
+  if (text.empty() || (text[0] >= '0' && text[0] <= '9'))
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+namespace {
+
+using header::FusionModel;
+
+// Two fusions, or a fusion and the runtime, must not define one identifier
+// (fusion `a` has a_launch; fusion `a_describe` would have a_describe_outputs
+// clash with a's describe_outputs...). Kernel symbols must be unique too: they
+// share the fatbin's one namespace.
+std::string findClash(const std::vector<FusionModel> &models) {
+  std::map<std::string, std::string> owner;
+  for (const std::string &id : header::runtimeIdentifiers())
+    owner[id] = "the runtime support";
+  for (const FusionModel &m : models)
+    for (const std::string &id : header::fusionIdentifiers(m)) {
+      auto [it, inserted] = owner.emplace(id, "fusion '" + m.fusion->name() + "'");
+      if (!inserted)
+        return "the identifier " + m.prefix + "_" + id + " of fusion '" + m.fusion->name() +
+               "' is also defined by " + it->second + "; rename the fusion";
+    }
+  std::map<std::string, std::string> kernels;
+  for (const FusionModel &m : models) {
+    if (!m.code)
+      continue;
+    for (const KernelPlan &k : m.code->kernels)
+      for (const KernelVariant &v : k.variants) {
+        if (!isCIdentifier(v.symbol))
+          return "kernel symbol '" + v.symbol + "' is not a C identifier";
+        auto [it, inserted] = kernels.emplace(v.symbol, k.name);
+        if (!inserted && it->second != k.name)
+          return "kernels " + it->second + " and " + k.name + " both define the symbol " + v.symbol;
+      }
+  }
+  return "";
+}
+
+std::vector<std::string> kernelSymbols(const std::vector<FusionModel> &models) {
+  std::set<std::string> symbols;
+  for (const FusionModel &m : models)
+    if (m.code)
+      for (const KernelPlan &k : m.code->kernels)
+        for (const KernelVariant &v : k.variants)
+          symbols.insert(v.symbol);
+  return {symbols.begin(), symbols.end()};
+}
+
+// `helpersDone`: host helpers already emitted; fusions of one code generator
+// share them, and one copy is enough.
+std::string fusionImplementation(const FusionModel &m, std::set<std::string> &helpersDone) {
+  std::string out = "/* ---- fusion " + m.fusion->name() + " ---- */\n\n";
+  if (m.code) {
+    const std::string &helpers = m.code->hostHelpers;
+    if (!helpers.empty() && helpersDone.insert(helpers).second)
+      out += header::pasted(helpers, m.prefix, 0) + "\n";
+    std::set<std::string> seen;
+    for (const KernelPlan &k : m.code->kernels)
+      if (!k.argsStruct.empty() && seen.insert(k.argsStruct).second)
+        out += "/* The argument struct of " + k.name + ". */\n" +
+               header::pasted(k.argsStruct, m.prefix, 0) + "\n";
+  }
+  return out + header::validationFunctions(m) + "\n" + header::entryPointDefinitions(m);
+}
+
+} // namespace
+
+HeaderResult writeHeader(const std::string &name, const Module &module,
+                         const std::vector<FusionCode> &code, const std::string &fatbin) {
+  HeaderResult result;
+  if (!isCIdentifier(name)) {
+    result.error = "the output name '" + name +
+                   "' is not a C identifier, which the header's names need (use --name)";
+    return result;
+  }
+  std::vector<FusionModel> models;
+  std::set<std::string> fusionNames;
+  for (const auto &fusion : module.fusions) {
+    if (!isCIdentifier(fusion->name())) {
+      result.error = "fusion name '" + fusion->name() + "' is not a C identifier";
+      return result;
+    }
+    if (!fusionNames.insert(fusion->name()).second) {
+      result.error = "two fusions are named '" + fusion->name() + "'";
+      return result;
+    }
+    const FusionCode *fusionCode = nullptr;
+    for (const FusionCode &c : code)
+      if (c.fusion == fusion->name())
+        fusionCode = &c;
+    header::FusionModelResult built = header::buildFusionModel(name, *fusion, fusionCode);
+    if (!built.error.empty()) {
+      result.error = built.error;
+      return result;
+    }
+    models.push_back(std::move(built.model));
+  }
+  if (std::string clash = findClash(models); !clash.empty()) {
+    result.error = clash;
+    return result;
+  }
+
+  std::string guard = name + "_H_INCLUDED";
+  std::string &out = result.text;
+  out += "/* " + name +
+         ".h: fused CUDA kernels, generated by fuserc. Do not edit.\n"
+         "   Interface: docs/header.md. In exactly one translation unit:\n"
+         "     #define " +
+         name +
+         "_IMPLEMENTATION\n"
+         "     #include \"" +
+         name +
+         ".h\"\n"
+         "   and link with the CUDA driver library (-lcuda). */\n";
+  out += "#ifndef " + guard + "\n#define " + guard + "\n\n";
+  out +=
+      "#include <cuda.h>\n#include <dlpack/dlpack.h>\n#include <stddef.h>\n#include <stdint.h>\n\n";
+  out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  out += header::runtimeDeclarations(name);
+  for (const FusionModel &m : models)
+    out += "\n" + header::entryPointDeclarations(m);
+  out += "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " + guard + " */\n";
+
+  out += "\n#if defined(" + name + "_IMPLEMENTATION) && !defined(" + name +
+         "_IMPLEMENTATION_DONE)\n#define " + name + "_IMPLEMENTATION_DONE\n\n";
+  out += "#include <pthread.h>\n#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n";
+  out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  out += header::runtimeImplementation(name, kernelSymbols(models), fatbin);
+  std::set<std::string> helpersDone;
+  for (const FusionModel &m : models)
+    out += "\n" + fusionImplementation(m, helpersDone);
+  out += "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " + name +
+         "_IMPLEMENTATION */\n";
+  result.ok = true;
+  return result;
+}
+
+} // namespace fuserc

@@ -1,0 +1,36 @@
+// The C header NAME.h (docs/header.md is its contract): per fusion the
+// describe_outputs / workspace_size / launch functions with their argument
+// validation, and, under `#ifdef NAME_IMPLEMENTATION`, the embedded fatbin,
+// its lazy thread-safe loading and each kernel's host launch code (the
+// `hostLaunch` blocks of codegen/KernelPlan.h, pasted after validation).
+//
+// In: the module after every pass (layouts, output kinds and views set), the
+// code of each fusion, the fatbin bytes. Out: the header text, identical
+// bytes for identical inputs.
+#pragma once
+
+#include "codegen/KernelPlan.h"
+#include "ir/Fusion.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fuserc {
+
+struct HeaderResult {
+  bool ok = false;
+  std::string error; // why no header could be written (a name that is no C identifier, ...)
+  std::string text;
+};
+
+// `name` prefixes every identifier of the header (NAME_status, NAME_F_launch).
+// Every fusion with a written output needs its FusionCode (matched by name);
+// a fusion whose outputs are all views may have none.
+HeaderResult writeHeader(const std::string &name, const Module &module,
+                         const std::vector<FusionCode> &code, const std::string &fatbin);
+
+// [A-Za-z_][A-Za-z0-9_]*
+bool isCIdentifier(std::string_view text);
+
+} // namespace fuserc

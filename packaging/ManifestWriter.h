@@ -1,0 +1,50 @@
+// The output-layout manifest NAME.manifest.json (DESIGN §6): what each
+// output looks like in memory, which outputs alias inputs, which kernels run
+// and why, for tools and people. Versioned ("format": "fuserc-manifest",
+// "version": 1) and deterministic: fixed key order, no timestamps, no paths.
+//
+// In: the module after every pass, the code, segmentation summary and
+// resource usage of its fusions, and the toolchain. Out: the JSON text.
+#pragma once
+
+#include "codegen/KernelPlan.h"
+#include "ir/Fusion.h"
+#include "packaging/NvrtcCompiler.h"
+#include "packaging/SegmentSummary.h"
+
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+inline constexpr int kManifestVersion = 1;
+
+struct ToolchainInfo {
+  std::string fusercVersion;      // "0.1.0"
+  std::string cudaToolkitVersion; // the toolkit fuserc was built with, "13.0"
+  std::string nvrtcVersion;       // the NVRTC that compiled, "13.0"
+  std::vector<std::string> archs; // cubins, in --arch order
+  std::string ptxArch;            // the arch whose PTX is embedded
+};
+
+// This fuserc's versions, the NVRTC it runs, and `archs` with PTX of the
+// newest (the highest sm number).
+ToolchainInfo currentToolchain(const std::vector<std::string> &archs);
+
+using ResourcesByArch = std::map<std::string, std::vector<KernelResources>>;
+
+// What the manifest describes; it points at the caller's data.
+struct ManifestContents {
+  std::string name; // the outputs' base name (NAME)
+  const Module *module = nullptr;
+  std::span<const FusionCode> code;           // matched to fusions by name
+  std::span<const SegmentSummary> segments;   // matched to fusions by name
+  const ResourcesByArch *resources = nullptr; // NVRTC's report per arch; null: none
+  ToolchainInfo toolchain;
+};
+
+std::string writeManifest(const ManifestContents &contents);
+
+} // namespace fuserc

@@ -1,0 +1,63 @@
+// Packaging a compiled module (see Packager.h).
+#include "packaging/Packager.h"
+
+#include "codegen/FusionCodegen.h"
+#include "packaging/CompileCache.h"
+#include "packaging/HeaderWriter.h"
+#include "packaging/ManifestWriter.h"
+#include "packaging/ModuleCompiler.h"
+#include "packaging/SegmentSummary.h"
+
+#include <algorithm>
+
+namespace fuserc {
+
+PackageResult packageModule(const std::string &name, const Module &module,
+                            std::span<const SegmentedFusion> segmentations,
+                            const std::vector<FusionCode> &code, const CompileOptions &options) {
+  PackageResult result;
+  auto emits = [&](const char *kind) {
+    return std::find(options.emit.begin(), options.emit.end(), kind) != options.emit.end();
+  };
+  const std::string source = moduleCudaSource(code);
+  ModuleCompileOptions compile;
+  compile.archs = options.archs;
+  compile.jobs = options.jobs;
+  compile.sourceName = name + ".cu";
+  if (!options.noCache)
+    compile.cacheDir = options.cacheDir ? *options.cacheDir : defaultCacheDir();
+  ModuleCompileResult compiled = compileModule(source, compile);
+  result.log = compiled.log;
+  if (!compiled.ok) {
+    result.error = compiled.error;
+    result.failedSource = source;
+    return result;
+  }
+  HeaderResult header = writeHeader(name, module, code, compiled.fatbin);
+  if (!header.ok) {
+    result.error = header.error;
+    return result;
+  }
+  std::vector<SegmentSummary> summaries;
+  for (const SegmentedFusion &s : segmentations)
+    summaries.push_back(summarizeSegments(s));
+  ManifestContents contents;
+  contents.name = name;
+  contents.module = &module;
+  contents.code = code;
+  contents.segments = summaries;
+  contents.resources = &compiled.resources;
+  contents.toolchain = currentToolchain(options.archs);
+  if (emits("header"))
+    result.files[name + ".h"] = std::move(header.text);
+  if (emits("fatbin"))
+    result.files[name + ".fatbin"] = compiled.fatbin;
+  if (emits("manifest"))
+    result.files[name + ".manifest.json"] = writeManifest(contents);
+  if (emits("cuda"))
+    result.files[name + ".cu"] = source;
+  result.ok = true;
+  return result;
+}
+
+} // namespace fuserc

@@ -1,0 +1,58 @@
+// What the manifest says about one fusion's segmentation (passes/
+// Segmentation.h), in names and words only, so the manifest writer — and
+// its tests — need no SegmentedFusion: the segments with their scheduler and
+// ops, the tensors passed between them, and why neighbouring segments, or
+// the whole fusion, could not be one kernel.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+struct SegmentedFusion;
+
+struct SegmentSummary {
+  struct Rejection {
+    std::string scheduler;
+    std::string reason;
+  };
+  struct Op {
+    std::string value; // the result's name, as dumps print it ("t1")
+    std::string op;    // "add"
+  };
+  struct Segment {
+    size_t id = 0;
+    std::string scheduler;
+    std::vector<Op> ops;
+    std::vector<std::string> reads, writes, views;
+  };
+  struct Tensor {
+    std::string name;
+    std::string dtype;   // the value's
+    std::string storage; // as kept between segments (f32 for f16 and bf16)
+    size_t producer = 0;
+    std::vector<size_t> consumers;
+    std::string kind;  // "workspace", "output" (read back), "view" (read through)
+    std::string bytes; // formula
+  };
+  struct Boundary {
+    size_t first = 0, second = 0;
+    std::vector<std::string> passed; // produced by one, read by the other
+    std::vector<std::string> shared; // read by both
+    std::optional<size_t> cycleThrough;
+    std::vector<Rejection> rejections; // when no cycle: every scheduler's reason
+  };
+
+  std::string fusion;
+  std::vector<Rejection> wholeFusion; // empty when one scheduler took it all
+  std::vector<Segment> segments;
+  std::vector<Tensor> tensors;
+  std::vector<Boundary> boundaries;
+};
+
+SegmentSummary summarizeSegments(const SegmentedFusion &segmented);
+
+} // namespace fuserc

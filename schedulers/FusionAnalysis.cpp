@@ -1,0 +1,64 @@
+// Per-fusion facts for segmentation and scheduling (see FusionAnalysis.h).
+#include "schedulers/FusionAnalysis.h"
+
+namespace fuserc {
+
+FusionAnalysis::FusionAnalysis(const Fusion &fusion)
+    : fusion_(fusion), names_(fusion), dims_(fusion) {
+  const size_t numValues = fusion.values().size();
+  opPosition_.assign(numValues, 0);
+  users_.resize(numValues);
+  outputs_.resize(numValues);
+  for (size_t i = 0; i < fusion.ops().size(); ++i) {
+    const Op *op = fusion.ops()[i].get();
+    opPosition_[op->result()->id()] = i;
+    for (const Value *operand : op->operands()) {
+      // An op reading a value twice (mul(x, x)) is one user: its pushes for
+      // one value are consecutive.
+      std::vector<const Op *> &users = users_[operand->id()];
+      if (users.empty() || users.back() != op)
+        users.push_back(op);
+    }
+  }
+  for (const FusionOutput &output : fusion.outputs())
+    outputs_[output.value->id()].push_back(&output);
+}
+
+bool FusionAnalysis::isStoredOutput(const Value &value) const {
+  for (const FusionOutput *o : outputs_[value.id()])
+    if (o->kind != OutputKind::View)
+      return true;
+  return false;
+}
+
+Layout FusionAnalysis::storedLayout(const Value &value) const {
+  const auto &outputs = outputs_[value.id()];
+  if (!outputs.empty() && isPermutation(outputs.front()->layout, value.rank()))
+    return outputs.front()->layout;
+  if (isPermutation(value.layout(), value.rank()))
+    return value.layout();
+  return rowMajorLayout(value.rank());
+}
+
+std::optional<InnermostDim> FusionAnalysis::innermostDim(const Value &value) const {
+  if (value.isScalarInput() || value.isLiteral())
+    return std::nullopt;
+  const Layout layout = storedLayout(value);
+  std::optional<InnermostDim> innermost;
+  size_t loopDims = 0;
+  for (auto it = layout.rbegin(); it != layout.rend(); ++it) {
+    const size_t dim = static_cast<size_t>(*it);
+    if (value.shape()[dim].isConstant(1))
+      continue;
+    if (!innermost)
+      innermost = InnermostDim{dim, dims_.classOf(value, dim)};
+    ++loopDims;
+  }
+  return loopDims >= 2 ? innermost : std::nullopt;
+}
+
+std::string FusionAnalysis::describe(const Op &op) const {
+  return quoted(*op.result()) + " (" + std::string(op.info().name) + ")";
+}
+
+} // namespace fuserc

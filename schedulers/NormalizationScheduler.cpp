@@ -1,0 +1,61 @@
+// The normalization scheduler: a persistent kernel that keeps each row (the
+// elements one reduction result covers) on chip, reduces it, and uses the
+// result again over the same row — softmax, layer norm, RMS norm,
+// cross-entropy. Several reductions of the same rows may follow one another
+// (softmax's max, then its sum). Every op works over the rows' domain or a
+// shape that broadcasts into it, or over the reduced values.
+#include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/OpFamilies.h"
+#include "schedulers/SchedulerChecks.h"
+
+namespace fuserc {
+namespace {
+
+class NormalizationScheduler final : public Scheduler {
+public:
+  std::string_view name() const override { return "normalization"; }
+  std::string_view description() const override {
+    return "persistent: each row is reduced and the result used again over the same row";
+  }
+
+  Verdict canSchedule(const Segment &segment) const override {
+    if (auto reason = findComposite(segment))
+      return Verdict::reject(*reason);
+    auto found = findReductionRows(segment, "a persistent kernel normalizes one set of rows");
+    if (auto *reason = std::get_if<std::string>(&found))
+      return Verdict::reject(*reason);
+    const ReductionRows &rows = std::get<ReductionRows>(found);
+    const FusionAnalysis &a = segment.analysis();
+
+    std::vector<bool> depends = dependsOnReduction(segment);
+    bool broadcastBack = false;
+    for (size_t i = 0; i < segment.ops().size(); ++i) {
+      const Op &op = *segment.ops()[i];
+      const std::vector<Extent> &shape = op.result()->shape();
+      if (rows.isReducedShape(shape))
+        continue;
+      if (!rows.isDomainShape(shape) && !broadcastsInto(shape, rows.domain))
+        return Verdict::reject(a.describe(op) + " " + typeString(*op.result()) +
+                               " is neither over the rows " + shapeString(rows.domain) +
+                               " nor reduced");
+      broadcastBack = broadcastBack || (depends[i] && !isReduction(op));
+    }
+    if (!broadcastBack)
+      return Verdict::reject("no reduction result is broadcast back over the " +
+                             shapeString(rows.domain) + " it reduces; that is a plain reduction");
+    for (const Value *out : segment.writtenOutputs())
+      if (!rows.isReducedShape(out->shape()) && !rows.isDomainShape(out->shape()))
+        return Verdict::reject(a.quoted(*out) + " " + typeString(*out) +
+                               " is written out but is neither over the rows " +
+                               shapeString(rows.domain) + " nor reduced");
+    return Verdict::accept();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Scheduler> makeNormalizationScheduler() {
+  return std::make_unique<NormalizationScheduler>();
+}
+
+} // namespace fuserc

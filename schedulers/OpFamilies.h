@@ -1,0 +1,31 @@
+// What schedulers need to know about an op's family, read from ops.td's
+// shape rules and flags (no op lists by hand), and the wording their
+// reasons use for ops and values.
+#pragma once
+
+#include "ir/Fusion.h"
+
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+inline bool isReduction(const Op &op) { return op.info().shapeRule == ShapeRule::Reduction; }
+inline bool isElementwise(const Op &op) { return op.info().shapeRule == ShapeRule::Elementwise; }
+// permute, reshape, squeeze, unsqueeze, broadcasts, slice: ops whose result
+// can be described as strides over the operand's memory.
+inline bool isViewOp(const Op &op) { return op.info().viewable; }
+// Composites (softmax, layer_norm, ...) are decomposed by canonicalization;
+// no scheduler runs them.
+inline bool isComposite(const Op &op) { return op.info().composite; }
+
+// "[0, 1]"
+std::string axesString(const std::vector<int64_t> &axes);
+// A shape with its static extent-1 dims removed: two shapes that differ only
+// by such dims describe the same elements.
+std::vector<Extent> squeezedShape(const std::vector<Extent> &shape);
+// Whether `shape` broadcasts into `domain` (right-aligned, each dim equal or
+// a static 1), i.e. reads of it can be indexed from the domain's loops.
+bool broadcastsInto(const std::vector<Extent> &shape, const std::vector<Extent> &domain);
+
+} // namespace fuserc

@@ -1,0 +1,35 @@
+// The pointwise scheduler: one thread per element of the segment's single
+// output iteration space. Everything but reductions fits: elementwise math,
+// casts, broadcasts, resizes, indexing reads, scatter and creation ops are
+// all indexed consumer-first from the output's loops.
+#include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/SchedulerChecks.h"
+
+namespace fuserc {
+namespace {
+
+class PointwiseScheduler final : public Scheduler {
+public:
+  std::string_view name() const override { return "pointwise"; }
+  std::string_view description() const override {
+    return "one thread per output element; any ops but reductions, one iteration space";
+  }
+
+  Verdict canSchedule(const Segment &segment) const override {
+    if (auto reason = findComposite(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = findReduction(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = checkOneIterationSpace(segment, "a pointwise kernel"))
+      return Verdict::reject(*reason);
+    return Verdict::accept();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Scheduler> makePointwiseScheduler() {
+  return std::make_unique<PointwiseScheduler>();
+}
+
+} // namespace fuserc

@@ -1,0 +1,88 @@
+// Acceptance checks shared by the built-in schedulers (see SchedulerChecks.h).
+#include "schedulers/SchedulerChecks.h"
+
+#include "schedulers/OpFamilies.h"
+
+#include <algorithm>
+
+namespace fuserc {
+
+std::optional<std::string> findComposite(const Segment &segment) {
+  for (const Op *op : segment.ops())
+    if (isComposite(*op))
+      return segment.analysis().describe(*op) +
+             " is a composite op; canonicalization decomposes it before scheduling";
+  return std::nullopt;
+}
+
+std::optional<std::string> findReduction(const Segment &segment) {
+  for (const Op *op : segment.ops())
+    if (isReduction(*op))
+      return segment.analysis().describe(*op) + " is a reduction";
+  return std::nullopt;
+}
+
+std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::string_view kernel) {
+  const FusionAnalysis &a = segment.analysis();
+  std::span<const Value *const> outputs = segment.writtenOutputs();
+  for (const Value *out : outputs)
+    if (out->shape() != outputs.front()->shape())
+      return "outputs " + a.quoted(*outputs.front()) + " " + typeString(*outputs.front()) +
+             " and " + a.quoted(*out) + " " + typeString(*out) + " have different shapes; " +
+             std::string(kernel) + " writes one iteration space";
+  return std::nullopt;
+}
+
+bool ReductionRows::isReducedShape(const std::vector<Extent> &shape) const {
+  return squeezedShape(shape) == reduced;
+}
+
+bool ReductionRows::isDomainShape(const std::vector<Extent> &shape) const {
+  return squeezedShape(shape) == squeezedDomain;
+}
+
+std::variant<ReductionRows, std::string> findReductionRows(const Segment &segment,
+                                                           std::string_view oneKernel) {
+  const FusionAnalysis &a = segment.analysis();
+  ReductionRows rows;
+  for (const Op *op : segment.ops()) {
+    if (!isReduction(*op))
+      continue;
+    const Value &input = *op->operand(0);
+    const std::vector<int64_t> &axes = op->attrs().axes("axes");
+    if (rows.reductions.empty()) {
+      rows.domain = input.shape();
+      rows.axes = axes;
+    } else if (input.shape() != rows.domain || axes != rows.axes) {
+      const Op &first = *rows.reductions.front();
+      return a.quoted(*first.result()) + " reduces axes " + axesString(rows.axes) + " of " +
+             typeString(*first.operand(0)) + " but " + a.quoted(*op->result()) + " reduces axes " +
+             axesString(axes) + " of " + typeString(input) + "; " + std::string(oneKernel);
+    }
+    rows.reductions.push_back(op);
+  }
+  if (rows.reductions.empty())
+    return std::string("the segment has no reduction");
+  std::vector<Extent> reduced;
+  for (size_t d = 0; d < rows.domain.size(); ++d)
+    if (std::find(rows.axes.begin(), rows.axes.end(), static_cast<int64_t>(d)) == rows.axes.end())
+      reduced.push_back(rows.domain[d]);
+  rows.reduced = squeezedShape(reduced);
+  rows.squeezedDomain = squeezedShape(rows.domain);
+  return rows;
+}
+
+std::vector<bool> dependsOnReduction(const Segment &segment) {
+  std::vector<char> reaches(segment.fusion().values().size(), 0);
+  std::vector<bool> depends;
+  for (const Op *op : segment.ops()) {
+    bool d = isReduction(*op);
+    for (const Value *operand : op->operands())
+      d = d || reaches[operand->id()];
+    reaches[op->result()->id()] = d;
+    depends.push_back(d);
+  }
+  return depends;
+}
+
+} // namespace fuserc

@@ -1,0 +1,54 @@
+// Acceptance checks the built-in schedulers share. Each returns the reason
+// a segment fails the check (a sentence without the scheduler's name), or
+// nothing when it passes.
+//
+// Ops that are not reductions — elementwise ops, casts, broadcasts, resizes
+// (slice, pad, cat), indexing reads (gather, index_select), scatter and
+// creation ops — are all "pointwise-like" for the schedulers: each read of a
+// producer is indexed consumer-first, for that use alone (DESIGN §5), so they
+// fit in any kernel whose loops cover the consumer.
+#pragma once
+
+#include "schedulers/Segment.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace fuserc {
+
+// Composite ops are decomposed by canonicalization; no kernel runs them.
+std::optional<std::string> findComposite(const Segment &segment);
+// "'t19' (sum) is a reduction"
+std::optional<std::string> findReduction(const Segment &segment);
+// Every written output must have the same shape: a pointwise-like kernel's
+// loops cover one iteration space. `kernel` names the kernel in the reason.
+std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::string_view kernel);
+
+// The reductions of a segment when they all reduce the same axes of tensors
+// of one shape (the same rows).
+struct ReductionRows {
+  std::vector<const Op *> reductions; // in fusion order
+  std::vector<Extent> domain;         // the shape every reduction reads
+  std::vector<int64_t> axes;          // the axes every reduction reduces
+  std::vector<Extent> reduced;        // domain without the axes, static 1s removed
+  std::vector<Extent> squeezedDomain; // domain, static 1s removed
+
+  // Whether `shape` holds one element per row (ignoring static 1s).
+  bool isReducedShape(const std::vector<Extent> &shape) const;
+  // Whether `shape` is the rows' domain (ignoring static 1s).
+  bool isDomainShape(const std::vector<Extent> &shape) const;
+};
+// The rows, or why there are none: no reduction, or two that disagree.
+// `oneKernel` ends the disagreement reason ("a reduction kernel reduces
+// one set of axes").
+std::variant<ReductionRows, std::string> findReductionRows(const Segment &segment,
+                                                           std::string_view oneKernel);
+
+// For each op of the segment (in segment order): whether it is a reduction
+// or reads, through ops of the segment, a reduction's result.
+std::vector<bool> dependsOnReduction(const Segment &segment);
+
+} // namespace fuserc

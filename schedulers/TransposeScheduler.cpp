@@ -1,0 +1,62 @@
+// The transpose scheduler: a pointwise-like segment whose inputs and
+// outputs disagree on the dimension innermost in memory (through the
+// layouts layout inference chose). Its kernel stages tiles through shared
+// memory so that both the reads and the writes are coalesced.
+#include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/SchedulerChecks.h"
+
+namespace fuserc {
+namespace {
+
+class TransposeScheduler final : public Scheduler {
+public:
+  std::string_view name() const override { return "transpose"; }
+  std::string_view description() const override {
+    return "tiled through shared memory; inputs and outputs disagree on the innermost dimension";
+  }
+
+  Verdict canSchedule(const Segment &segment) const override {
+    if (auto reason = findComposite(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = findReduction(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = checkOneIterationSpace(segment, "a transpose kernel"))
+      return Verdict::reject(*reason);
+
+    const FusionAnalysis &a = segment.analysis();
+    const Value *reference = nullptr;
+    std::optional<InnermostDim> referenceDim;
+    auto differs = [&](const Value *v) {
+      std::optional<InnermostDim> inner = a.innermostDim(*v);
+      if (!inner)
+        return false;
+      if (!reference) {
+        reference = v;
+        referenceDim = inner;
+        return false;
+      }
+      return inner->loopClass != referenceDim->loopClass;
+    };
+    for (const Value *v : segment.inputs())
+      if (differs(v))
+        return Verdict::accept();
+    for (const Value *v : segment.writtenOutputs())
+      if (differs(v))
+        return Verdict::accept();
+    if (!reference)
+      return Verdict::reject("no input or output has two dimensions of extent other than 1, so "
+                             "there is nothing to transpose");
+    return Verdict::reject("every input and output has the same innermost dimension in memory "
+                           "(dim " +
+                           std::to_string(referenceDim->dim) + " of " + a.quoted(*reference) +
+                           "); there is nothing to transpose");
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Scheduler> makeTransposeScheduler() {
+  return std::make_unique<TransposeScheduler>();
+}
+
+} // namespace fuserc

@@ -1,0 +1,36 @@
+// Plugins that break the contract of schedulers/Plugin.h in one way each,
+// for the lit tests of fuserc's plugin errors. Built three times:
+//   FUSERC_BROKEN_NO_REGISTER  defines the version but no register function;
+//   FUSERC_BROKEN_ABI          reports a plugin ABI version fuserc does not have;
+//   FUSERC_BROKEN_DUPLICATE    registers a scheduler named "pointwise".
+#include "schedulers/Plugin.h"
+
+#include <memory>
+
+namespace {
+
+class ClashingScheduler final : public fuserc::Scheduler {
+public:
+  std::string_view name() const override { return "pointwise"; }
+  std::string_view description() const override { return "a name that is already taken"; }
+  fuserc::Verdict canSchedule(const fuserc::Segment &) const override {
+    return fuserc::Verdict::reject("never");
+  }
+};
+
+} // namespace
+
+extern "C" FUSERC_PLUGIN_EXPORT int fuserc_plugin_abi_version() {
+#ifdef FUSERC_BROKEN_ABI
+  return FUSERC_PLUGIN_ABI_VERSION + 41;
+#else
+  return FUSERC_PLUGIN_ABI_VERSION;
+#endif
+}
+
+#ifndef FUSERC_BROKEN_NO_REGISTER
+extern "C" FUSERC_PLUGIN_EXPORT void
+fuserc_register_schedulers(fuserc::SchedulerRegistry &registry) {
+  registry.add(std::make_unique<ClashingScheduler>());
+}
+#endif

@@ -1,0 +1,161 @@
+// Code generation tests: pointwise kernels for real fusions compile with
+// NVRTC (for sm_80 and sm_90), every elementwise op of ops.td has CUDA that
+// compiles, and segments without a code generator are refused by name.
+#include "TestSupport.h"
+
+#include "codegen/CodegenError.h"
+#include "codegen/FusionCodegen.h"
+#include "packaging/NvrtcCompiler.h"
+#include "passes/Pipeline.h"
+#include "schedulers/SchedulerRegistry.h"
+
+#include <gtest/gtest.h>
+
+namespace fuserc {
+namespace {
+
+struct Generated {
+  std::string source;
+  std::vector<FusionCode> code;
+  std::string error;
+};
+
+// `only`: restrict the schedulers (like --schedulers), e.g. to force the
+// pointwise code generator onto index transforms the transpose scheduler
+// would otherwise claim.
+Generated generate(std::string_view text, std::vector<std::string> only = {}) {
+  Generated g;
+  test::Loaded r = test::load(text);
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  if (!r.ok)
+    return g;
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  DiagnosticEngine diag(os);
+  CompileOptions options;
+  SchedulerRegistry registry;
+  registerBuiltinSchedulers(registry);
+  auto selected = registry.select(only);
+  PipelineResult result = runPipeline(
+      r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
+  EXPECT_EQ(result.status, PipelineResult::Status::Ok) << result.message << os.str();
+  try {
+    for (const SegmentedFusion &s : result.segmentations)
+      g.code.push_back(generateFusionCode(s));
+    g.source = moduleCudaSource(g.code);
+  } catch (const CodegenError &e) {
+    g.error = e.what();
+  }
+  return g;
+}
+
+std::string fileText(const std::string &relative) {
+  std::string path = std::string(FUSERC_SOURCE_DIR) + "/" + relative;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  EXPECT_TRUE(bool(buffer)) << path;
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+void expectCompiles(const Generated &g, std::vector<const char *> archs = {"sm_80", "sm_90"}) {
+  ASSERT_EQ(g.error, "");
+  for (const char *arch : archs) {
+    NvrtcOutput out = compileWithNvrtc(g.source, "fusion.cu", arch, false, defaultNvrtcOptions());
+    ASSERT_TRUE(out.ok) << arch << ":\n" << out.log << "\n" << g.source;
+  }
+}
+
+TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
+  Generated g = generate(fileText("bench/cases/bias_relu_nhwc.fus"));
+  expectCompiles(g);
+  ASSERT_EQ(g.code.size(), 1u);
+  ASSERT_EQ(g.code[0].kernels.size(), 1u);
+  const KernelPlan &k = g.code[0].kernels[0];
+  EXPECT_EQ(k.scheduler, "pointwise");
+  std::vector<std::string> names;
+  for (const KernelVariant &v : k.variants)
+    names.push_back(v.symbol);
+  EXPECT_EQ(names, (std::vector<std::string>{"bias_relu_nhwc_k0_vec1_i32", "bias_relu_nhwc_k0_vec1_i64",
+                                             "bias_relu_nhwc_k0_vec8_i32", "bias_relu_nhwc_k0_vec8_i64",
+                                             "bias_relu_nhwc_k0_gen_i32", "bias_relu_nhwc_k0_gen_i64"}));
+  EXPECT_NE(k.hostLaunch.find("fuserc_pw_plan"), std::string::npos);
+}
+
+TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
+  Generated g = generate("fusion f {\n"
+                         "  input q: bf16[B, S, 8]\n"
+                         "  input t: f32[S, B]\n"
+                         "  x1 = slice(q, dim=2, start=0, end=4)\n"
+                         "  x2 = slice(q, dim=2, start=4)\n"
+                         "  rot = cat(neg(x2), x1, dim=2)\n"
+                         "  p = pad(rot, dim=1, before=1, after=2, value=0.5)\n"
+                         "  y = add(p, unsqueeze(permute(pad(t, dim=0, before=1, after=2), dims=[1, 0]), dim=2))\n"
+                         "  z = reshape(y, shape=[B, -1])\n"
+                         "  output z\n"
+                         "}\n",
+                         {"alias", "pointwise"});
+  expectCompiles(g);
+  ASSERT_EQ(g.code.size(), 1u);
+  for (const KernelVariant &v : g.code[0].kernels[0].variants)
+    EXPECT_NE(v.symbol.find("_gen_"), std::string::npos) << v.symbol;
+}
+
+TEST(PointwiseCodegen, CreationIndexingAndScalarsCompile) {
+  Generated g = generate("fusion f {\n"
+                         "  input x: f16[M, N]\n"
+                         "  input idx: i64[M, 2]\n"
+                         "  input sel: i32[K]\n"
+                         "  input seed: i64\n"
+                         "  input offset: i64\n"
+                         "  input s: f32\n"
+                         "  r = rand_like(x, seed, offset)\n"
+                         "  i = iota(shape=[M, N], dim=1, dtype=f32)\n"
+                         "  g = gather(x, idx, dim=1)\n"
+                         "  h = index_select(x, sel, dim=0)\n"
+                         "  y = where(gt(r, 0.5), mul(x, s), add(i, full(shape=[M, N], value=2, dtype=f16)))\n"
+                         "  output y\n  output g\n  output h\n"
+                         "}\n",
+                         {"alias", "pointwise"});
+  expectCompiles(g);
+}
+
+// Every elementwise op, on every dtype domain it has CUDA for.
+TEST(PointwiseCodegen, EveryElementwiseOpHasCompilableCuda) {
+  std::string body;
+  int n = 0;
+  for (const OpInfo &info : allOps()) {
+    if (info.shapeRule != ShapeRule::Elementwise || info.kind == OpKind::Cast)
+      continue;
+    const size_t arity = info.operands.size();
+    auto call = [&](const char *a, const char *b, const char *c) {
+      std::string args = a;
+      if (arity > 1)
+        args += std::string(", ") + b;
+      if (arity > 2)
+        args += std::string(", ") + c;
+      return std::string(info.name) + "(" + args + ")";
+    };
+    std::string name = "o" + std::to_string(n++);
+    if (!info.cuda.empty())
+      body += "  " + name + "f = cast(" +
+              (info.dtypeRule == DTypeRule::Where ? call("c", "xf", "yf") : call("xf", "yf", "zf")) +
+              ", dtype=f32)\n  output " + name + "f\n";
+    if (!info.cudaInt.empty())
+      body += "  " + name + "i = cast(" +
+              (info.dtypeRule == DTypeRule::Where ? call("c", "xi", "yi") : call("xi", "yi", "zi")) +
+              ", dtype=i32)\n  output " + name + "i\n";
+  }
+  Generated g = generate("fusion all_ops {\n  input xf: f16[N]\n  input yf: bf16[N]\n"
+                         "  input zf: f32[N]\n  input xi: i32[N]\n  input yi: i64[N]\n"
+                         "  input zi: i32[N]\n  input c: bool[N]\n" +
+                         body + "}\n");
+  expectCompiles(g, {"sm_90"});
+}
+
+TEST(PointwiseCodegen, SegmentsWithoutACodeGeneratorAreRefusedByName) {
+  Generated g = generate(fileText("bench/cases/sum_inner.fus"));
+  EXPECT_NE(g.error.find("scheduled as 'reduction'"), std::string::npos) << g.error;
+  EXPECT_NE(g.error.find("only pointwise"), std::string::npos) << g.error;
+}
+
+} // namespace
+} // namespace fuserc

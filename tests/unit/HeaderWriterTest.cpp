@@ -1,0 +1,231 @@
+// Unit tests of the header writer (packaging/HeaderWriter.h) on the fixture
+// fusions (PackagingFixtures.h): the shape of the C interface docs/header.md
+// promises, the validation code it generates, the host code contract of
+// codegen/KernelPlan.h, and refusals. Compiling and running the header is
+// tested in tests/header/.
+#include "packaging/HeaderWriter.h"
+#include "PackagingFixtures.h"
+#include "packaging/HeaderParts.h"
+
+#include <gtest/gtest.h>
+
+namespace fuserc {
+namespace {
+
+bool contains(const std::string &text, const std::string &piece) {
+  return text.find(piece) != std::string::npos;
+}
+
+struct Generated {
+  std::unique_ptr<test::Compiled> compiled;
+  HeaderResult header;
+};
+
+Generated generate(const std::string &name = "kernels",
+                   const std::string &fatbin = "\x50\xed\x55\xba") {
+  Generated g;
+  g.compiled = test::compile(test::kScaleAndViews);
+  EXPECT_TRUE(g.compiled->ok) << g.compiled->diagnostics;
+  g.header = writeHeader(name, g.compiled->module, {test::scaleCode(), test::viewsCode()}, fatbin);
+  EXPECT_TRUE(g.header.ok) << g.header.error;
+  return g;
+}
+
+TEST(HeaderWriter, DeclaresTheDocumentedInterfacePerFusion) {
+  std::string h = generate().header.text;
+  EXPECT_TRUE(contains(h, "#ifndef kernels_H_INCLUDED")) << h;
+  EXPECT_TRUE(contains(h, "#include <cuda.h>\n#include <dlpack/dlpack.h>\n"));
+  EXPECT_TRUE(contains(h, "extern \"C\" {"));
+  EXPECT_TRUE(contains(h, "} kernels_status;"));
+  EXPECT_TRUE(contains(h, "const char *kernels_last_error(void);"));
+  EXPECT_TRUE(contains(h, "void kernels_unload(void);"));
+  EXPECT_TRUE(contains(h, "#define kernels_scale_NUM_INPUTS 2\n"));
+  EXPECT_TRUE(contains(h, "#define kernels_views_NUM_OUTPUTS 3\n"));
+  EXPECT_TRUE(contains(h, "#define kernels_views_OUTPUT_0_RANK 4 /* a */\n"));
+  EXPECT_TRUE(contains(h, "kernels_status kernels_scale_describe_outputs(const DLTensor *in_x, "
+                          "DLTensor *out_y);"));
+  EXPECT_TRUE(contains(h, "kernels_status kernels_scale_workspace_size(const DLTensor *in_x, "
+                          "size_t *bytes);"));
+  // Scalars by value in declaration order, then outputs, workspace, stream.
+  EXPECT_TRUE(contains(h, "kernels_status kernels_scale_launch(const DLTensor *in_x, float in_s, "
+                          "DLTensor *out_y,\n"
+                          "                                    void *workspace, size_t "
+                          "workspace_bytes, CUstream stream);"));
+}
+
+TEST(HeaderWriter, ImplementationHasItsOwnGuardOutsideTheIncludeGuard) {
+  std::string h = generate().header.text;
+  size_t includeGuardEnd = h.find("#endif /* kernels_H_INCLUDED */");
+  size_t implementation =
+      h.find("#if defined(kernels_IMPLEMENTATION) && !defined(kernels_IMPLEMENTATION_DONE)");
+  ASSERT_NE(includeGuardEnd, std::string::npos);
+  ASSERT_NE(implementation, std::string::npos);
+  EXPECT_LT(includeGuardEnd, implementation);
+  EXPECT_TRUE(contains(h, "#include <pthread.h>"));
+}
+
+TEST(HeaderWriter, EmbedsTheFatbinAlignedAndWrapped) {
+  std::string fatbin(40, '\0');
+  for (size_t i = 0; i < fatbin.size(); ++i)
+    fatbin[i] = static_cast<char>(i * 7);
+  std::string h = generate("kernels", fatbin).header.text;
+  EXPECT_TRUE(contains(h, "static const union {\n  unsigned char bytes[40];\n  uint64_t align;\n"
+                          "} kernels_fatbin = {{\n"
+                          "  0x00, 0x07, 0x0e, 0x15, 0x1c, 0x23, 0x2a, 0x31, 0x38, 0x3f, 0x46, "
+                          "0x4d, 0x54, 0x5b, 0x62, 0x69,\n"))
+      << h;
+  EXPECT_TRUE(contains(h, "\n  0xe0, 0xe7, 0xee, 0xf5, 0xfc, 0x03, 0x0a, 0x11\n}};\n"));
+}
+
+TEST(HeaderWriter, ListsEveryKernelVariantForTheLoader) {
+  std::string h = generate().header.text;
+  EXPECT_TRUE(contains(h, "#define kernels_NUM_KERNELS 3\n"
+                          "static const char *const kernels_kernel_names[] = {\n"
+                          "  \"scale_k0\",\n  \"scale_k0_vec4\",\n  \"views_k0\",\n  NULL};"))
+      << h;
+  EXPECT_TRUE(contains(h, "cuLibraryLoadData(&kernels_library, kernels_fatbin.bytes"));
+  EXPECT_TRUE(contains(h, "cuLibraryGetKernel(&kernels_kernels[slot], kernels_library, kernel)"));
+  EXPECT_TRUE(contains(h, "cuLaunchKernel((CUfunction)handle"));
+}
+
+TEST(HeaderWriter, BindsSymbolsAtTheirFirstOccurrenceInArgumentOrder) {
+  std::string h = generate().header.text;
+  // views: M and K come from z, the first input that has them; u is checked.
+  EXPECT_TRUE(contains(h, "  b->sym_M = in_z->shape[0];\n  b->sym_K = in_z->shape[1];\n")) << h;
+  EXPECT_TRUE(contains(h, "kernels_TRY(kernels_check_extent(\"u\", in_u, 0, b->sym_M, "
+                          "\"symbol M\", \" (from z)\"));"));
+}
+
+TEST(HeaderWriter, ChecksDenseInputsAgainstTheirLayoutAndAcceptsAnyStridesOfStridedOnes) {
+  std::string h = generate().header.text;
+  EXPECT_TRUE(contains(h, "static const int layout_x[4] = {0, 2, 3, 1};")) << h;
+  EXPECT_TRUE(contains(h, "kernels_TRY(kernels_check_dense(\"x\", in_x, b->stride_x, layout_x, "
+                          "\"(0, 2, 3, 1)\"));"));
+  EXPECT_TRUE(contains(h, "kernels_strides(in_z, b->stride_z); /* strided: any strides */\n"));
+  EXPECT_FALSE(contains(h, "kernels_check_dense(\"z\""));
+}
+
+TEST(HeaderWriter, DescribesNewBuffersDenseInTheirLayoutAndViewsThroughTheirBase) {
+  std::string h = generate().header.text;
+  // scale's y is N x C in layout (1, 0): dim 0 is innermost.
+  EXPECT_TRUE(contains(h, "  e->strides_y[0] = 1;\n  e->strides_y[1] = e->strides_y[0] * "
+                          "e->shape_y[0];\n"))
+      << h;
+  // views' b = slice(z, dim=1, start=1): z's strides, offset one z.stride1.
+  EXPECT_TRUE(contains(h, "  e->strides_b[0] = ((b->stride_z[0]));\n"));
+  EXPECT_TRUE(contains(h, "  e->byte_offset_b = (uint64_t)((int64_t)in_z->byte_offset + "
+                          "((b->stride_z[1])) * 4);\n"));
+  // c updates u in place: u's memory, u's strides.
+  EXPECT_TRUE(contains(h, "  e->data_c = in_u->data;\n"));
+  EXPECT_TRUE(contains(h, "  e->strides_c[1] = b->stride_u[1];\n"));
+}
+
+TEST(HeaderWriter, LaunchDefinesTheHostCodeContractThenPastesEachHostLaunch) {
+  std::string h = generate().header.text;
+  size_t launch = h.find("kernels_status kernels_scale_launch(const DLTensor *in_x, float in_s, "
+                         "DLTensor *out_y,\n                                    void *workspace, "
+                         "size_t workspace_bytes, CUstream stream) {");
+  ASSERT_NE(launch, std::string::npos) << h;
+  std::string body = h.substr(launch, h.find("\n}\n", launch) - launch);
+  EXPECT_TRUE(
+      contains(body, "    int64_t sym_C = bound.sym_C;\n    int64_t sym_N = bound.sym_N;\n"))
+      << body;
+  EXPECT_TRUE(contains(body, "    int64_t stride_x_1 = bound.stride_x[1];\n"));
+  EXPECT_TRUE(contains(body, "    int64_t stride_y_0 = expected.strides_y[0];\n"));
+  EXPECT_TRUE(contains(body, "    char *ws = workspace_needed > 0 ? (char *)workspace : NULL;\n"));
+  EXPECT_TRUE(contains(body, "    kernels_status st = kernels_OK;\n"));
+  // FUSERC_NAME becomes the header's name; the block is indented in its scope.
+  EXPECT_TRUE(contains(body, "    /* kernel scale_k0: segment 0, pointwise */\n    {\n"
+                             "      kernels_scale_k0_args args;\n"));
+  EXPECT_TRUE(contains(body, "      st = kernels_launch_kernel(vec4 ? \"scale_k0_vec4\""));
+  EXPECT_FALSE(contains(body, "FUSERC_NAME"));
+  // Validation comes first.
+  EXPECT_LT(body.find("kernels_check_workspace"), body.find("kernels_launch_kernel"));
+  // The argument struct is defined once, before the functions.
+  EXPECT_LT(h.find("} kernels_scale_k0_args;"), launch);
+}
+
+TEST(HeaderWriter, ViewOutputsMayBeLeftOutOfLaunch) {
+  std::string h = generate().header.text;
+  EXPECT_TRUE(contains(h, "  if (out_a) { /* a view: NULL is fine, nothing writes it */\n")) << h;
+  EXPECT_TRUE(contains(h, "kernels_check_address(\"c\", out_c, expected.data_c, "
+                          "expected.byte_offset_c, \"u\")"));
+}
+
+TEST(HeaderWriter, AFusionWithOnlyViewsNeedsNoCode) {
+  auto compiled = test::compile(R"(
+fusion transposed {
+  input x: f32[N, C]
+  y = permute(x, dims=[1, 0])
+  output y
+}
+)");
+  ASSERT_TRUE(compiled->ok) << compiled->diagnostics;
+  HeaderResult header = writeHeader("views_only", compiled->module, {}, "");
+  ASSERT_TRUE(header.ok) << header.error;
+  EXPECT_TRUE(contains(header.text, "#define views_only_NUM_KERNELS 0\n"));
+  EXPECT_TRUE(contains(header.text, "(void)ws; (void)st; (void)stream;"));
+}
+
+TEST(HeaderWriter, RefusesNamesThatAreNotCIdentifiers) {
+  auto compiled = test::compile(test::kScaleAndViews);
+  HeaderResult header =
+      writeHeader("my-kernels", compiled->module, {test::scaleCode(), test::viewsCode()}, "");
+  EXPECT_FALSE(header.ok);
+  EXPECT_EQ(header.error, "the output name 'my-kernels' is not a C identifier, which the header's "
+                          "names need (use --name)");
+  EXPECT_FALSE(writeHeader("9lives", compiled->module, {}, "").ok);
+  EXPECT_TRUE(isCIdentifier("_k9"));
+  EXPECT_FALSE(isCIdentifier(""));
+}
+
+TEST(HeaderWriter, RefusesAFusionWithWrittenOutputsButNoCode) {
+  auto compiled = test::compile(test::kScaleAndViews);
+  HeaderResult header = writeHeader("kernels", compiled->module, {test::scaleCode()}, "");
+  EXPECT_FALSE(header.ok);
+  EXPECT_EQ(header.error, "fusion 'views': no kernels were generated for it");
+
+  FusionCode unsupported = test::viewsCode();
+  unsupported.kernels.clear();
+  unsupported.unsupported = "segment 0 (transpose) has no code generator yet";
+  header = writeHeader("kernels", compiled->module, {test::scaleCode(), unsupported}, "");
+  EXPECT_EQ(header.error, "fusion 'views': no code could be generated: segment 0 (transpose) has "
+                          "no code generator yet");
+}
+
+// Fusion identifiers are NAME_F_<suffix>. Two fusions F and G (or a fusion and
+// the runtime support) could only define one identifier if a suffix, or a
+// runtime name, ended in "_" + another suffix.
+TEST(HeaderWriter, NoSuffixCanMakeTwoFusionsOrTheRuntimeDefineOneIdentifier) {
+  auto compiled = test::compile(test::kScaleAndViews);
+  header::FusionModelResult built =
+      header::buildFusionModel("k", *compiled->module.fusions[0], nullptr);
+  std::vector<std::string> suffixes;
+  for (const std::string &id : header::fusionIdentifiers(built.model))
+    suffixes.push_back(id.substr(std::string("scale_").size()));
+  std::vector<std::string> names = suffixes;
+  names.insert(names.end(), header::runtimeIdentifiers().begin(),
+               header::runtimeIdentifiers().end());
+  for (const std::string &name : names)
+    for (const std::string &suffix : suffixes)
+      EXPECT_FALSE(name.size() > suffix.size() &&
+                   name.compare(name.size() - suffix.size() - 1, std::string::npos, "_" + suffix) ==
+                       0)
+          << name << " ends with _" << suffix;
+}
+
+TEST(HeaderWriter, RefusesTwoKernelsWithOneSymbol) {
+  auto compiled = test::compile(test::kScaleAndViews);
+  FusionCode views = test::viewsCode();
+  views.kernels[0].variants[0].symbol = "scale_k0";
+  HeaderResult header = writeHeader("k", compiled->module, {test::scaleCode(), views}, "");
+  EXPECT_FALSE(header.ok);
+  EXPECT_EQ(header.error, "kernels scale_k0 and views_k0 both define the symbol scale_k0");
+}
+
+TEST(HeaderWriter, SameInputsGiveIdenticalBytes) {
+  EXPECT_EQ(generate().header.text, generate().header.text);
+}
+
+} // namespace
+} // namespace fuserc

@@ -1,0 +1,286 @@
+// Unit tests of the manifest writer (packaging/ManifestWriter.h), its JSON
+// printer (packaging/Json.h) and the segmentation summary it reports
+// (packaging/SegmentSummary.h), on the fixture fusions of
+// PackagingFixtures.h run through the real passes and segmentation.
+#include "packaging/ManifestWriter.h"
+#include "PackagingFixtures.h"
+#include "packaging/Json.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+namespace fuserc {
+namespace {
+
+bool contains(const std::string &text, const std::string &piece) {
+  return text.find(piece) != std::string::npos;
+}
+
+ToolchainInfo fixedToolchain() { return {"0.1.0", "13.0", "13.0", {"sm_80", "sm_90"}, "sm_90"}; }
+
+struct Written {
+  std::unique_ptr<test::Compiled> compiled;
+  std::vector<FusionCode> code;
+  std::vector<SegmentSummary> segments;
+  ResourcesByArch resources;
+  std::string json;
+};
+
+Written write(const char *source, std::vector<FusionCode> code) {
+  Written w;
+  w.compiled = test::compile(source);
+  EXPECT_TRUE(w.compiled->ok) << w.compiled->diagnostics;
+  w.code = std::move(code);
+  for (const SegmentedFusion &sf : w.compiled->segmentations)
+    w.segments.push_back(summarizeSegments(sf));
+  w.resources["sm_80"] = {{"scale_k0", 16, 0, 0, 0, 0}, {"scale_k0_vec4", 20, 0, 0, 0, 0}};
+  w.resources["sm_90"] = {{"scale_k0", 18, 0, 8, 4, 4}};
+  ManifestContents contents;
+  contents.name = "kernels";
+  contents.module = &w.compiled->module;
+  contents.code = w.code;
+  contents.segments = w.segments;
+  contents.resources = &w.resources;
+  contents.toolchain = fixedToolchain();
+  w.json = writeManifest(contents);
+  return w;
+}
+
+Written scaleAndViews() {
+  return write(test::kScaleAndViews, {test::scaleCode(), test::viewsCode()});
+}
+
+TEST(ManifestWriter, StartsWithFormatVersionToolchainAndArchs) {
+  std::string json = scaleAndViews().json;
+  EXPECT_EQ(json.substr(0, json.find("  \"fusions\"")), R"j({
+  "format": "fuserc-manifest",
+  "version": 1,
+  "name": "kernels",
+  "fuserc_version": "0.1.0",
+  "cuda_toolkit_version": "13.0",
+  "nvrtc_version": "13.0",
+  "archs": ["sm_80", "sm_90"],
+  "ptx_arch": "sm_90",
+)j");
+}
+
+TEST(ManifestWriter, IsValidJsonThatReadsBackTheSame) {
+  std::string json = scaleAndViews().json;
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const llvm::json::Object *doc = parsed->getAsObject();
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->getString("format"), llvm::Optional<llvm::StringRef>("fuserc-manifest"));
+  const llvm::json::Array *fusions = doc->getArray("fusions");
+  ASSERT_TRUE(fusions);
+  ASSERT_EQ(fusions->size(), 2u);
+  EXPECT_EQ((*fusions)[1].getAsObject()->getString("c_prefix"),
+            llvm::Optional<llvm::StringRef>("kernels_views"));
+}
+
+TEST(ManifestWriter, DescribesInputsWithSymbolicShapesLayoutsAndStrideFormulas) {
+  std::string json = scaleAndViews().json;
+  EXPECT_TRUE(contains(json, R"j({
+          "name": "x",
+          "kind": "tensor",
+          "dtype": "f16",
+          "shape": ["N", "C", "H", "W"],
+          "layout": [0, 2, 3, 1],
+          "strided": false,
+          "strides": ["C*H*W", "1", "C*W", "C"]
+        },)j"))
+      << json;
+  EXPECT_TRUE(contains(json, R"j("strided": true,
+          "strides": ["z.stride0", "z.stride1"])j"));
+  EXPECT_TRUE(
+      contains(json, R"j({"name": "s", "kind": "scalar", "dtype": "f32", "c_type": "float"})j"));
+}
+
+TEST(ManifestWriter, DescribesNewBuffersViewsAndInPlaceOutputs) {
+  std::string json = scaleAndViews().json;
+  EXPECT_TRUE(contains(json, R"j({
+          "name": "y",
+          "dtype": "f32",
+          "shape": ["N", "C"],
+          "layout": [1, 0],
+          "layout_origin": "from x through mul",
+          "kind": "new_buffer",
+          "strides": ["1", "N"],
+          "aliases": null,
+          "view": null
+        })j"))
+      << json;
+  EXPECT_TRUE(contains(json, R"j("kind": "view",
+          "strides": ["z.stride0", "z.stride1"],
+          "aliases": null,
+          "view": {
+            "base": "z",
+            "offset": "z.stride1",
+            "strides": ["z.stride0", "z.stride1"]
+          })j"));
+  EXPECT_TRUE(contains(json, R"j("kind": "in_place",
+          "strides": ["K", "1"],
+          "aliases": "u",
+          "view": null)j"));
+}
+
+TEST(ManifestWriter, GivesEveryVariantItsResourcesPerArch) {
+  std::string json = scaleAndViews().json;
+  EXPECT_TRUE(contains(json, R"j({
+              "symbol": "scale_k0",
+              "condition": "otherwise",
+              "resources": {
+                "sm_80": {
+                  "registers": 16,
+                  "shared_bytes": 0,
+                  "stack_bytes": 0,
+                  "spill_store_bytes": 0,
+                  "spill_load_bytes": 0
+                },
+                "sm_90": {
+                  "registers": 18,
+                  "shared_bytes": 0,
+                  "stack_bytes": 8,
+                  "spill_store_bytes": 4,
+                  "spill_load_bytes": 4
+                }
+              }
+            })j"))
+      << json;
+  // No report for a variant on an arch: null, not a guess.
+  EXPECT_TRUE(contains(json, R"j("symbol": "scale_k0_vec4",)j"));
+  EXPECT_TRUE(contains(json, R"j("sm_90": null)j"));
+}
+
+TEST(ManifestWriter, DescribesKernelsParametersSelectionGeometryAndBytesMoved) {
+  std::string json = scaleAndViews().json;
+  EXPECT_TRUE(contains(json, R"j("name": "scale_k0",
+          "segment": 0,
+          "scheduler": "pointwise",
+          "ops": ["y = mul(x, s)"],
+          "parameters": {"block": "256", "vector": "4 or 1"},)j"))
+      << json;
+  EXPECT_TRUE(contains(json, R"j("selection": "the first variant whose condition holds",
+          "launch_geometry": "grid ceildiv(N*C / vector, 256), block 256",
+          "bytes_moved": "8*C*N")j"));
+  EXPECT_TRUE(contains(json, R"j("workspace_bytes": "4*K*M")j"));
+}
+
+TEST(ManifestWriter, ListsSegmentsWithSchedulerOpsAndWhatTheyReadAndWrite) {
+  std::string json = scaleAndViews().json;
+  EXPECT_TRUE(contains(json, R"j("segments": [
+        {
+          "id": 0,
+          "scheduler": "transpose",
+          "ops": [
+            {"value": "a", "op": "permute"},
+            {"value": "b", "op": "slice"},
+            {"value": "c", "op": "add"}
+          ],
+          "reads": ["x", "z", "u"],
+          "writes": ["c"],
+          "views": ["a", "b"]
+        }
+      ],)j"))
+      << json;
+  EXPECT_TRUE(contains(json, R"j("segment_boundaries": [],
+      "whole_fusion_rejections": [],)j"));
+}
+
+TEST(ManifestWriter, GivesEveryBoundaryItsReasons) {
+  const char *source = R"j(
+fusion centered {
+  input x: f32[M, N]
+  r = sum(x, axes=[1], keepdim=true)
+  c = sum(x, axes=[0], keepdim=true)
+  y = add(sub(x, r), c)
+  output y
+}
+)j";
+  std::string json = write(source, {}).json;
+  EXPECT_TRUE(contains(json, R"j("tensors_between_segments": [
+        {
+          "name": "c",
+          "dtype": "f32",
+          "storage": "f32",
+          "producer": 0,
+          "consumers": [1],
+          "kind": "workspace",
+          "bytes": "4*N"
+        }
+      ],)j"))
+      << json;
+  EXPECT_TRUE(contains(json, R"j("segments": [0, 1],
+          "passed": ["c"],
+          "shared": ["x"],
+          "cycle_through": null,
+          "rejections": [
+            {"scheduler": "alias", "reason": "'r' (sum) is not a view op"},)j"));
+  EXPECT_TRUE(contains(json, R"j("whole_fusion_rejections": [
+        {"scheduler": "alias", "reason": "'r' (sum) is not a view op"},)j"));
+  // Without code, a fusion has no kernels and no workspace to report.
+  EXPECT_TRUE(contains(json, R"j("kernels": [],
+      "workspace_bytes": "0")j"));
+}
+
+TEST(ManifestWriter, MatchesResourcesFromNvrtcToVariantSymbols) {
+  std::vector<FusionCode> code = {test::scaleCode(), test::viewsCode()};
+  test::BuiltKernels built = test::buildKernels(code);
+  ASSERT_TRUE(built.error.empty()) << built.error;
+  auto compiled = test::compile(test::kScaleAndViews);
+  ASSERT_TRUE(compiled->ok) << compiled->diagnostics;
+  ManifestContents contents;
+  contents.name = "kernels";
+  contents.module = &compiled->module;
+  contents.code = code;
+  contents.resources = &built.resources;
+  contents.toolchain = fixedToolchain();
+  std::string json = writeManifest(contents);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const llvm::json::Object *kernel =
+      (*(*parsed->getAsObject()->getArray("fusions"))[0].getAsObject()->getArray("kernels"))[0]
+          .getAsObject();
+  for (const llvm::json::Value &variant : *kernel->getArray("variants"))
+    for (const char *arch : {"sm_80", "sm_90"}) {
+      const llvm::json::Object *r = variant.getAsObject()->getObject("resources")->getObject(arch);
+      ASSERT_TRUE(r) << json;
+      EXPECT_GT(r->getInteger("registers").getValueOr(0), 0) << json;
+    }
+}
+
+TEST(ManifestWriter, SameInputsGiveIdenticalBytes) {
+  EXPECT_EQ(scaleAndViews().json, scaleAndViews().json);
+}
+
+TEST(ManifestWriter, CurrentToolchainEmbedsPtxOfTheNewestArch) {
+  EXPECT_EQ(currentToolchain({"sm_90", "sm_80"}).ptxArch, "sm_90");
+  EXPECT_EQ(currentToolchain({"sm_80", "sm_100"}).ptxArch, "sm_100");
+  ToolchainInfo info = currentToolchain({"sm_80"});
+  EXPECT_EQ(info.nvrtcVersion, nvrtcVersionString());
+  EXPECT_FALSE(info.fusercVersion.empty());
+  EXPECT_NE(info.cudaToolkitVersion, "unknown");
+}
+
+TEST(Json, EscapesQuotesBackslashesAndControlCharacters) {
+  EXPECT_EQ(jsonQuote("a\"b\\c\nd\te\x01"), R"j("a\"b\\c\nd\te\u0001")j");
+  EXPECT_EQ(jsonQuote("\xce\xbc"), "\"\xce\xbc\""); // UTF-8 passes through
+}
+
+TEST(Json, KeepsShortScalarListsOnOneLineAndKeysInInsertionOrder) {
+  Json doc = Json::object();
+  doc.set("z", Json::strings({"N", "C"})).set("a", Json::object().set("k", 1).set("b", true));
+  doc.set("nested", Json::array().push(Json::array().push(1)));
+  EXPECT_EQ(doc.print(), R"j({
+  "z": ["N", "C"],
+  "a": {"k": 1, "b": true},
+  "nested": [
+    [1]
+  ]
+}
+)j");
+}
+
+} // namespace
+} // namespace fuserc

@@ -1,0 +1,115 @@
+// Unit tests for the packaging layer with the real CUDA toolkit: NVRTC per
+// architecture with the ptxas resource report, fatbinary, and the compile
+// cache. (No GPU is needed: nothing here runs a kernel.)
+#include "packaging/CompileCache.h"
+#include "packaging/Fatbinary.h"
+#include "packaging/NvrtcCompiler.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <gtest/gtest.h>
+
+namespace fuserc {
+namespace {
+
+const char *kSource = R"(
+extern "C" __global__ void scale(float *x, float s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= s;
+}
+extern "C" __global__ void tile(float *x) {
+  __shared__ float t[256];
+  t[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = t[255 - threadIdx.x];
+}
+)";
+
+TEST(Nvrtc, CompilesForEachArchAndReportsResourcesPerKernel) {
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    NvrtcOutput out = compileWithNvrtc(kSource, "k.cu", arch, /*wantPtx=*/true, {});
+    ASSERT_TRUE(out.ok) << out.log;
+    EXPECT_FALSE(out.cubin.empty());
+    EXPECT_NE(out.ptx.find(".entry scale"), std::string::npos);
+    ASSERT_EQ(out.resources.size(), 2u) << out.log;
+    EXPECT_EQ(out.resources[0].kernel, "scale");
+    EXPECT_GT(out.resources[0].registers, 0);
+    EXPECT_EQ(out.resources[1].kernel, "tile");
+    EXPECT_EQ(out.resources[1].sharedBytes, 1024);
+    EXPECT_EQ(out.log.find("Compile time"), std::string::npos) << "timings make output vary";
+  }
+}
+
+TEST(Nvrtc, ErrorsComeBackInTheLog) {
+  NvrtcOutput out = compileWithNvrtc("__global__ void k() { undeclared(); }", "bad.cu", "sm_90",
+                                     false, {});
+  EXPECT_FALSE(out.ok);
+  EXPECT_NE(out.log.find("bad.cu"), std::string::npos) << out.log;
+  EXPECT_NE(out.log.find("undeclared"), std::string::npos) << out.log;
+}
+
+TEST(Nvrtc, ArchNamesMapToSmNumbers) {
+  EXPECT_EQ(smNumber("sm_90"), "90");
+  EXPECT_EQ(smNumber("sm_90a"), "90a");
+  EXPECT_EQ(smNumber("compute_90"), "");
+  EXPECT_EQ(smNumber("sm_"), "");
+}
+
+TEST(PtxasReport, ParsesEveryField) {
+  std::vector<KernelResources> r = parsePtxasReport(
+      "ptxas info    : Function properties for k\n"
+      "ptxas         .     24 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 40 registers, used 1 barriers, 2048 bytes smem\n");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].registers, 40);
+  EXPECT_EQ(r[0].sharedBytes, 2048);
+  EXPECT_EQ(r[0].stackBytes, 24);
+  EXPECT_EQ(r[0].spillStoreBytes, 8);
+  EXPECT_EQ(r[0].spillLoadBytes, 4);
+}
+
+TEST(Fatbinary, PackagesCubinsAndPtxDeterministically) {
+  std::string tool = findFatbinary();
+  ASSERT_FALSE(tool.empty()) << "the CUDA toolkit's fatbinary was not found";
+  std::vector<FatbinImage> images;
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    NvrtcOutput out = compileWithNvrtc(kSource, "k.cu", arch, true, {});
+    ASSERT_TRUE(out.ok) << out.log;
+    images.push_back({smNumber(arch), false, out.cubin});
+    if (std::string(arch) == "sm_90")
+      images.push_back({"90", true, out.ptx});
+  }
+  FatbinResult a = makeFatbinary(tool, images);
+  FatbinResult b = makeFatbinary(tool, images);
+  ASSERT_TRUE(a.ok) << a.error;
+  ASSERT_TRUE(b.ok) << b.error;
+  EXPECT_GT(a.bytes.size(), images[0].bytes.size());
+  EXPECT_EQ(a.bytes, b.bytes);
+}
+
+TEST(CompileCache, StoredEntriesLoadBackAndKeysSeparateInputs) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fuserc-cache-test", dir));
+  CompileCache cache{std::string(dir)};
+  std::string key = CompileCache::key(kSource, "sm_90", true, {});
+  EXPECT_NE(key, CompileCache::key(kSource, "sm_80", true, {}));
+  EXPECT_NE(key, CompileCache::key(kSource, "sm_90", false, {}));
+  EXPECT_NE(key, CompileCache::key(kSource, "sm_90", true, {"-lineinfo"}));
+  EXPECT_NE(key, CompileCache::key(std::string(kSource) + " ", "sm_90", true, {}));
+  EXPECT_FALSE(cache.load(key));
+  NvrtcOutput out = compileWithNvrtc(kSource, "k.cu", "sm_90", true, {});
+  ASSERT_TRUE(out.ok);
+  std::string warning;
+  cache.store(key, out, warning);
+  EXPECT_EQ(warning, "");
+  std::optional<NvrtcOutput> loaded = cache.load(key);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->cubin, out.cubin);
+  EXPECT_EQ(loaded->ptx, out.ptx);
+  ASSERT_EQ(loaded->resources.size(), out.resources.size());
+  EXPECT_EQ(loaded->resources[0].registers, out.resources[0].registers);
+  llvm::sys::fs::remove_directories(dir);
+}
+
+} // namespace
+} // namespace fuserc
