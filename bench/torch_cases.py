@@ -56,6 +56,11 @@ def sum_inner(x):
     return x.sum(-1)
 
 
+def swiglu(gate, up):
+    g = gate.float()
+    return ((g / (torch.exp(-g) + 1.0)) * up.float()).to(torch.bfloat16)
+
+
 def sum_outer(x):
     return x.sum(0)
 
@@ -73,4 +78,6 @@ CASES = {
     "transpose_add": ({"M": 8192, "N": 8192}, {}, transpose_add),
     "sum_inner": ({"M": 16384, "N": 16384}, {}, sum_inner),
     "sum_outer": ({"M": 16384, "N": 16384}, {}, sum_outer),
+    # Not in the shared suite: the project's large pure-pointwise case.
+    "swiglu": ({"M": 16384, "N": 16384}, {}, swiglu),
 }

@@ -70,6 +70,8 @@ BINDINGS = {
         {"M": 100003, "N": 3},
     ],
     "example": [{"N": 1}, {"N": 7}, {"N": 1001}, {"N": 100003}],
+    "swiglu": _ROWS,
+    "sgd_update": [{"R": 1, "C": 1}, {"R": 7, "C": 13}, {"R": 64, "C": 8192}, {"R": 3, "C": 65537}],
 }
 BINDINGS["sum_outer"] = BINDINGS["sum_inner"]
 
