@@ -14,6 +14,7 @@ namespace {
 
 constexpr int kMaxRank = 8;
 constexpr int kBlock = 256;
+constexpr int kUnroll = 4; // vectors per thread per step in the vec variants
 
 // One tensor the kernel reads or writes.
 struct KernelTensor {
@@ -76,7 +77,7 @@ public:
       return "a.s" + std::to_string(scalarIndex(input));
     size_t t = tensorIndex(input, false);
     if (lanes_)
-      return "fuserc_load(t" + std::to_string(t) + "_l[v])";
+      return "fuserc_load(t" + std::to_string(t) + "_l[j][v])";
     std::string offset = "0";
     for (size_t d = 0; d < coords.size(); ++d)
       offset += " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) +
@@ -241,57 +242,84 @@ private:
         stores.push_back({t, emitter.emit(*tensors_[t].value, {})});
     lanes_ = false;
 
-    const std::string V = std::to_string(vector);
-    std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
-                    ") " + kernelName("vec" + V, wide) + "(const " + base_ + "_args a) {\n";
+    const std::string V = std::to_string(vector), U = std::to_string(kUnroll),
+                      B = std::to_string(kBlock);
+    std::string s = "extern \"C\" __global__ void __launch_bounds__(" + B + ") " +
+                    kernelName("vec" + V, wide) + "(const " + base_ + "_args a) {\n";
     s += indexTypedef(wide);
     s += "  const I cpr = (I)a.f_inner / " + V + ";\n";
-    s += "  for (I k = (I)blockIdx.x * " + std::to_string(kBlock) +
-         " + threadIdx.x; k < (I)a.f_chunks; k += (I)gridDim.x * " + std::to_string(kBlock) +
+    // Each thread takes U vectors a block apart (coalesced), loads them all
+    // before computing, so several loads per thread are in flight.
+    s += "  for (I base = (I)blockIdx.x * " + B + " * " + U +
+         " + threadIdx.x; base < (I)a.f_chunks; base += (I)gridDim.x * " + B + " * " + U +
          ") {\n";
-    s += "    const I row = k / cpr, col = (k - row * cpr) * " + V + ";\n";
+    s += "    I col[" + U + "];\n    bool ok[" + U + "];\n";
     for (size_t t = 0; t < tensors_.size(); ++t)
-      s += "    I o" + std::to_string(t) + " = 0;\n";
-    s += "    I r = row;\n";
+      s += "    I o" + std::to_string(t) + "[" + U + "];\n";
     s += "#pragma unroll\n";
-    s += "    for (int d = " + std::to_string(kMaxRank - 1) + "; d >= 0; --d) {\n";
-    s += "      if (d >= a.f_nouter) continue;\n";
-    s += "      const I c = r % (I)a.f_ext[d];\n";
-    s += "      r /= (I)a.f_ext[d];\n";
+    s += "    for (int j = 0; j < " + U + "; ++j) {\n";
+    s += "      const I k = base + j * " + B + ";\n";
+    s += "      ok[j] = k < (I)a.f_chunks;\n";
+    s += "      I r = 0;\n";
+    s += "      if (a.f_nouter == 0) {\n";
+    s += "        col[j] = k * " + V + ";\n";
+    s += "      } else {\n";
+    s += "        r = k / cpr;\n";
+    s += "        col[j] = (k - r * cpr) * " + V + ";\n";
+    s += "      }\n";
     for (size_t t = 0; t < tensors_.size(); ++t)
-      s += "      o" + std::to_string(t) + " += c * (I)a.f_st[" + std::to_string(t) + "][d];\n";
-    s += "    }\n";
+      s += "      o" + std::to_string(t) + "[j] = 0;\n";
+    s += "#pragma unroll\n";
+    s += "      for (int d = " + std::to_string(kMaxRank - 1) + "; d >= 0; --d) {\n";
+    s += "        if (d >= a.f_nouter) continue;\n";
+    s += "        const I c = r % (I)a.f_ext[d];\n";
+    s += "        r /= (I)a.f_ext[d];\n";
+    for (size_t t = 0; t < tensors_.size(); ++t)
+      s += "        o" + std::to_string(t) + "[j] += c * (I)a.f_st[" + std::to_string(t) +
+           "][d];\n";
+    s += "      }\n    }\n";
     for (size_t t = 0; t < tensors_.size(); ++t) {
       const std::string T = cudaStorageType(tensors_[t].storage), ts = std::to_string(t);
-      const std::string bytes = std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
-      s += "    __align__(16) " + T + " t" + ts + "_l[" + V + "];  // " + tensors_[t].what + "\n";
+      const std::string bytes =
+          std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
+      s += "    __align__(16) " + T + " t" + ts + "_l[" + U + "][" + V + "];  // " +
+           tensors_[t].what + "\n";
       if (tensors_[t].written)
         continue;
-      s += "    if (a.f_inner_st[" + ts + "]) {\n";
-      s += "      *(fuserc_bytes" + bytes + " *)t" + ts + "_l = *(const fuserc_bytes" + bytes +
-           " *)((const " + T + " *)a.ptr[" + ts + "] + o" + ts + " + col);\n";
-      s += "    } else {\n";
-      s += "      const " + T + " b = ((const " + T + " *)a.ptr[" + ts + "])[o" + ts + "];\n";
       s += "#pragma unroll\n";
-      s += "      for (int v = 0; v < " + V + "; ++v) t" + ts + "_l[v] = b;\n";
-      s += "    }\n";
+      s += "    for (int j = 0; j < " + U + "; ++j) {\n";
+      s += "      if (!ok[j]) continue;\n";
+      s += "      if (a.f_inner_st[" + ts + "]) {\n";
+      s += "        *(fuserc_bytes" + bytes + " *)t" + ts + "_l[j] = *(const fuserc_bytes" + bytes +
+           " *)((const " + T + " *)a.ptr[" + ts + "] + o" + ts + "[j] + col[j]);\n";
+      s += "      } else {\n";
+      s += "        const " + T + " b = ((const " + T + " *)a.ptr[" + ts + "])[o" + ts + "[j]];\n";
+      s += "#pragma unroll\n";
+      s += "        for (int v = 0; v < " + V + "; ++v) t" + ts + "_l[j][v] = b;\n";
+      s += "      }\n    }\n";
     }
     s += "#pragma unroll\n";
-    s += "    for (int v = 0; v < " + V + "; ++v) {\n";
-    s += emitter.body(6);
+    s += "    for (int j = 0; j < " + U + "; ++j) {\n";
+    s += "#pragma unroll\n";
+    s += "      for (int v = 0; v < " + V + "; ++v) {\n";
+    s += emitter.body(8);
     for (const auto &[t, var] : stores)
-      s += "      t" + std::to_string(t) + "_l[v] = " +
+      s += "        t" + std::to_string(t) + "_l[j][v] = " +
            cudaToStorage(cudaConvert(var, mathOf(*tensors_[t].value), storageMath(t)),
                          tensors_[t].storage) +
            ";\n";
-    s += "    }\n";
+    s += "      }\n    }\n";
+    s += "#pragma unroll\n";
+    s += "    for (int j = 0; j < " + U + "; ++j) {\n";
+    s += "      if (!ok[j]) continue;\n";
     for (const auto &[t, var] : stores) {
       const std::string T = cudaStorageType(tensors_[t].storage), ts = std::to_string(t);
-      const std::string bytes = std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
-      s += "    *(fuserc_bytes" + bytes + " *)((" + T + " *)a.ptr[" + ts + "] + o" + ts +
-           " + col) = *(const fuserc_bytes" + bytes + " *)t" + ts + "_l;\n";
+      const std::string bytes =
+          std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
+      s += "      *(fuserc_bytes" + bytes + " *)((" + T + " *)a.ptr[" + ts + "] + o" + ts +
+           "[j] + col[j]) = *(const fuserc_bytes" + bytes + " *)t" + ts + "_l[j];\n";
     }
-    s += "  }\n}\n\n";
+    s += "    }\n  }\n}\n\n";
     return s;
   }
 
@@ -417,8 +445,9 @@ private:
     }
     choose += "(wide ? \"" + kernelName("gen", true) + "\" : \"" + kernelName("gen", false) + "\")";
     s += "  kernel = " + choose + ";\n";
-    s += "  st = FUSERC_NAME_launch_kernel(kernel, fuserc_pw_blocks(work, " +
-         std::to_string(kBlock) + "), 1, 1, " + std::to_string(kBlock) + ", 0, &a, stream);\n";
+    s += "  st = FUSERC_NAME_launch_kernel(kernel, fuserc_pw_blocks(work, vec ? " +
+         std::to_string(kBlock * kUnroll) + " : " + std::to_string(kBlock) + "), 1, 1, " +
+         std::to_string(kBlock) + ", 0, &a, stream);\n";
     s += "  if (st != FUSERC_NAME_OK)\n    return st;\n";
     s += "  }\n";
     s += "}\n";
@@ -432,6 +461,7 @@ private:
     for (const Op *op : seg_.segment.ops())
       plan.ops.push_back(analysis_.name(*op->result()));
     plan.parameters = {{"block", std::to_string(kBlock)},
+                       {"vectors_per_thread", std::to_string(fast_ ? kUnroll : 1)},
                        {"max_vector", std::to_string(fast_ ? vmax_ : 1)},
                        {"iteration_order", layoutString(order_)},
                        {"reference", analysis_.name(*reference_)}};
@@ -456,10 +486,10 @@ private:
                     "every pointer allow it (else 1); otherwise gen. i32 when every index "
                     "and offset is below 2^31, else i64."
               : "gen always; i32 when every index and offset is below 2^31, else i64.";
-    plan.launchGeometry = "block " + std::to_string(kBlock) +
-                          "; grid min(ceil(work / " + std::to_string(kBlock) +
-                          "), 1048576) with a grid-stride loop; work = vectors (vec) or "
-                          "elements (gen)";
+    plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(vectors / " +
+                          std::to_string(kBlock * kUnroll) + "), 1048576) (vec) or min(ceil("
+                          "elements / " +
+                          std::to_string(kBlock) + "), 1048576) (gen), with a grid-stride loop";
     Extent bytes = 0;
     for (const KernelTensor &t : tensors_)
       bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
