@@ -20,6 +20,12 @@ typedef unsigned int fuserc_bytes4;
 typedef uint2 fuserc_bytes8;
 typedef uint4 fuserc_bytes16;
 
+// Division of n < 2^31 by a divisor the host prepared (mul, shift) with
+// fuserc_pw_magic: one multiply-high instead of an integer division.
+__device__ __forceinline__ unsigned fuserc_udiv32(unsigned n, unsigned mul, unsigned shift) {
+  return (__umulhi(n, mul) + n) >> shift;
+}
+
 // Extents: floor/ceil division and modulo of non-negative divisors.
 __device__ __forceinline__ fuserc_i64 fuserc_floordiv(fuserc_i64 a, fuserc_i64 b) {
   fuserc_i64 q = a / b;

@@ -221,6 +221,12 @@ private:
     s += "  long long f_inner_st[" + std::to_string(nt) + "];\n";
     s += "  long long f_inner, f_chunks;\n";
     s += "  int f_nouter, pad_;\n";
+    // Magic numbers for 32-bit division by the extents (i32 variants).
+    s += "  unsigned f_cpr_mul, f_cpr_shift;\n";
+    s += "  unsigned f_mul[" + std::to_string(kMaxRank) + "], f_shift[" +
+         std::to_string(kMaxRank) + "];\n";
+    s += "  unsigned g_mul[" + std::to_string(kMaxRank) + "], g_shift[" +
+         std::to_string(kMaxRank) + "];\n";
     for (size_t k = 0; k < scalars_.size(); ++k)
       s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
     s += "} " + prefix + base_ + "_args;\n";
@@ -267,7 +273,8 @@ private:
     s += "      if (a.f_nouter == 0) {\n";
     s += "        col[j] = k * " + V + ";\n";
     s += "      } else {\n";
-    s += "        r = k / cpr;\n";
+    s += wide ? "        r = k / cpr;\n"
+              : "        r = (I)fuserc_udiv32((unsigned)k, a.f_cpr_mul, a.f_cpr_shift);\n";
     s += "        col[j] = (k - r * cpr) * " + V + ";\n";
     s += "      }\n";
     for (size_t t = 0; t < tensors_.size(); ++t)
@@ -275,8 +282,14 @@ private:
     s += "#pragma unroll\n";
     s += "      for (int d = " + std::to_string(kMaxRank - 1) + "; d >= 0; --d) {\n";
     s += "        if (d >= a.f_nouter) continue;\n";
-    s += "        const I c = d == 0 ? r : r % (I)a.f_ext[d];\n";
-    s += "        if (d) r /= (I)a.f_ext[d];\n";
+    s += "        I q, c;\n";
+    s += "        if (d == 0) {\n";
+    s += "          q = 0;\n          c = r;\n";
+    s += "        } else {\n";
+    s += wide ? "          q = r / (I)a.f_ext[d];\n"
+              : "          q = (I)fuserc_udiv32((unsigned)r, a.f_mul[d], a.f_shift[d]);\n";
+    s += "          c = r - q * (I)a.f_ext[d];\n        }\n";
+    s += "        r = q;\n";
     for (size_t t = 0; t < tensors_.size(); ++t)
       s += "        o" + std::to_string(t) + "[j] += c * (I)a.f_st[" + std::to_string(t) +
            "][d];\n";
@@ -370,9 +383,16 @@ private:
     s += "    I rem = lin;\n";
     for (size_t k = rank_; k-- > 0;) {
       const std::string d = std::to_string(order_[k]);
-      s += "    const I c" + d + " = rem % (I)a.size[" + d + "];\n";
-      if (k)
-        s += "    rem /= (I)a.size[" + d + "];\n";
+      if (!k) {
+        s += "    const I c" + d + " = rem;\n";
+        continue;
+      }
+      s += "    const I q" + d + " = " +
+           (wide ? "rem / (I)a.size[" + d + "]"
+                 : "(I)fuserc_udiv32((unsigned)rem, a.g_mul[" + d + "], a.g_shift[" + d + "])") +
+           ";\n";
+      s += "    const I c" + d + " = rem - q" + d + " * (I)a.size[" + d + "];\n";
+      s += "    rem = q" + d + ";\n";
     }
     s += emitter.body(4);
     for (const auto &[t, var] : stores) {
@@ -447,6 +467,15 @@ private:
       s += "  vec = fuserc_pw_plan(" + nt + ", " + std::to_string(rank_) +
            ", it_ext, it_st, a.ptr, esize, written, " + std::to_string(vmax_) +
            ", a.f_ext, a.f_st, a.f_inner_st, &a.f_inner, &a.f_nouter, &a.f_chunks);\n";
+    s += "  if (vec) {\n";
+    s += "    int d;\n";
+    s += "    fuserc_pw_magic(a.f_inner / vec, &a.f_cpr_mul, &a.f_cpr_shift);\n";
+    s += "    for (d = 0; d < a.f_nouter; ++d)\n";
+    s += "      fuserc_pw_magic(a.f_ext[d], &a.f_mul[d], &a.f_shift[d]);\n";
+    s += "  }\n";
+    for (size_t d = 0; d < rank_; ++d)
+      s += "  fuserc_pw_magic(a.size[" + std::to_string(d) + "], &a.g_mul[" + std::to_string(d) +
+           "], &a.g_shift[" + std::to_string(d) + "]);\n";
     s += "  wide = !fuserc_pw_fits32(" + nt + ", " + std::to_string(rank_) +
          ", a.size, a.st, a.numel);\n";
     s += "  work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
@@ -616,6 +645,23 @@ static inline int fuserc_pw_fits32(int nt, int rank, const long long *size, long
       return 0;
   }
   return 1;
+}
+
+/* Magic numbers for dividing n < 2^31 by d (1 <= d < 2^31) with one
+   multiply-high: q = (umulhi(n, mul) + n) >> shift. Extents of 2^31 and
+   more only occur in i64 variants, which divide plainly. */
+static inline void fuserc_pw_magic(long long d, unsigned *mul, unsigned *shift) {
+  unsigned s = 0;
+  if (d < 1 || d >= 2147483648LL) {
+    *mul = 0;
+    *shift = 0;
+    return;
+  }
+  while ((1ULL << s) < (unsigned long long)d)
+    ++s;
+  *mul = (unsigned)((4294967296ULL * ((1ULL << s) - (unsigned long long)d)) /
+                    (unsigned long long)d + 1);
+  *shift = s;
 }
 
 static inline unsigned fuserc_pw_blocks(unsigned long long work, unsigned block) {

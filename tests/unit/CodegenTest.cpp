@@ -5,11 +5,16 @@
 
 #include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
+#include "codegen/PointwiseKernel.h"
 #include "packaging/NvrtcCompiler.h"
 #include "passes/Pipeline.h"
 #include "schedulers/SchedulerRegistry.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 namespace fuserc {
 namespace {
@@ -155,6 +160,56 @@ TEST(PointwiseCodegen, SegmentsWithoutACodeGeneratorAreRefusedByName) {
   Generated g = generate(fileText("bench/cases/sum_inner.fus"));
   EXPECT_NE(g.error.find("scheduled as 'reduction'"), std::string::npos) << g.error;
   EXPECT_NE(g.error.find("only pointwise"), std::string::npos) << g.error;
+}
+
+} // namespace
+} // namespace fuserc
+
+namespace fuserc {
+namespace {
+
+// The host helpers are C text pasted into headers; compile them with the
+// system C compiler and check the magic-number division the i32 kernels use
+// against plain division (the device side computes (umulhi(n, mul) + n) >> shift).
+TEST(PointwiseHostHelpers, MagicNumberDivisionIsExact) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fuserc-magic", dir));
+  std::string source = std::string("#include <stdint.h>\n#include <stdio.h>\n") +
+                       pointwiseHostHelpers() + R"C(
+static unsigned umulhi(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+int main(void) {
+  static const long long divisors[] = {1, 2, 3, 7, 8, 13, 100, 127, 128, 1000, 1023, 1024,
+                                       50257, 65537, 1048575, 2147483647LL};
+  static const unsigned numerators[] = {0, 1, 2, 6, 7, 8, 99, 1000, 65535, 65536,
+                                        1000000007u, 2147483646u, 2147483647u};
+  unsigned i, j, bad = 0;
+  for (i = 0; i < sizeof divisors / sizeof *divisors; ++i) {
+    unsigned mul, shift;
+    fuserc_pw_magic(divisors[i], &mul, &shift);
+    for (j = 0; j < sizeof numerators / sizeof *numerators; ++j) {
+      unsigned n = numerators[j];
+      unsigned q = (unsigned)(((unsigned long long)umulhi(n, mul) + n) >> shift);
+      if (q != (unsigned)(n / (unsigned long long)divisors[i])) {
+        printf("%u / %lld: got %u\n", n, divisors[i], q);
+        ++bad;
+      }
+    }
+  }
+  return bad != 0;
+}
+)C";
+  std::string c = std::string(dir) + "/magic.c", exe = std::string(dir) + "/magic";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(c, ec);
+    ASSERT_FALSE(ec);
+    os << source;
+  }
+  ASSERT_EQ(std::system(("cc -std=c99 -Wall -Wextra -Werror -o " + exe + " " + c).c_str()), 0);
+  EXPECT_EQ(std::system(exe.c_str()), 0);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 } // namespace
