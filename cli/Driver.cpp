@@ -2,8 +2,8 @@
 #include "cli/Driver.h"
 
 #include "cli/ExitCodes.h"
-#include "frontend/Frontend.h"
 #include "cli/OutputFiles.h"
+#include "frontend/Frontend.h"
 #include "packaging/HeaderWriter.h"
 #include "packaging/Packager.h"
 #include "passes/Pipeline.h"
@@ -105,8 +105,7 @@ int writeOutputs(const PipelineResult &result, const Module &module,
                  << "' (the first input's stem) is not a C identifier; choose one with --name\n";
     return kExitUsageError;
   }
-  PackageResult package =
-      packageModule(name, module, result.segmentations, result.code, options);
+  PackageResult package = packageModule(name, module, result.segmentations, result.code, options);
   if (options.verbose)
     for (const std::string &line : package.log)
       llvm::errs() << "fuserc: " << line << "\n";

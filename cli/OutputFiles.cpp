@@ -26,8 +26,7 @@ bool writeFilesAtomically(const std::string &dir, const std::map<std::string, st
     llvm::sys::path::append(target, name);
     int fd = -1;
     llvm::SmallString<256> temp;
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueFile(target + ".tmp-%%%%%%", fd, temp)) {
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(target + ".tmp-%%%%%%", fd, temp)) {
       error = "cannot write '" + std::string(target) + "': " + ec.message();
       discard();
       return false;

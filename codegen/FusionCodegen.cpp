@@ -47,8 +47,8 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
     if (!seg.scheduler->needsKernel())
       continue;
     if (scheduler != "pointwise")
-      throw CodegenError("fusion '" + code.fusion + "', segment " + std::to_string(seg.id) +
-                         " (" + segmentOps(segmented, seg) + ") is scheduled as '" + scheduler +
+      throw CodegenError("fusion '" + code.fusion + "', segment " + std::to_string(seg.id) + " (" +
+                         segmentOps(segmented, seg) + ") is scheduled as '" + scheduler +
                          "', and fuserc does not generate '" + scheduler +
                          "' kernels yet (only pointwise ones)");
     EmittedKernel kernel = emitPointwiseKernel(segmented, seg, workspace);

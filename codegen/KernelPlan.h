@@ -40,7 +40,7 @@ struct KernelPlan {
   std::string name;      // "<fusion>_k<segment>"
   std::string scheduler; // "pointwise", ...
   int segment = 0;
-  std::vector<std::string> ops;             // the segment's ops, as printed names
+  std::vector<std::string> ops; // the segment's ops, as printed names
   std::vector<std::pair<std::string, std::string>> parameters; // scheduler parameters
   std::vector<KernelVariant> variants;
   std::string selection;      // the variant selection rule, in words
@@ -54,7 +54,7 @@ struct FusionCode {
   std::string fusion;
   std::string cudaSource; // every kernel of the fusion, one translation unit
   std::vector<KernelPlan> kernels;
-  Extent workspaceBytes;  // symbolic; 0 when none
+  Extent workspaceBytes;   // symbolic; 0 when none
   std::string hostHelpers; // C definitions the host launch blocks share (may be empty)
   // Non-empty when no code could be generated: why (a segment whose
   // scheduler has no code generator yet). Only dumps without -o see this.

@@ -51,9 +51,8 @@ public:
     const Value &ref = *reference_;
     rank_ = ref.rank();
     if (rank_ > static_cast<size_t>(kMaxRank))
-      throw CodegenError("segment " + std::to_string(seg_.id) + ": rank " +
-                         std::to_string(rank_) + " is above the supported " +
-                         std::to_string(kMaxRank));
+      throw CodegenError("segment " + std::to_string(seg_.id) + ": rank " + std::to_string(rank_) +
+                         " is above the supported " + std::to_string(kMaxRank));
     order_ = analysis_.storedLayout(ref);
     std::vector<const Op *> ops(seg_.segment.ops().begin(), seg_.segment.ops().end());
     fast_ = ValueEmitter::supportsCoordinateFree(ops);
@@ -83,8 +82,8 @@ public:
       return "fuserc_load(t" + std::to_string(t) + "_l[j][v])";
     std::string offset = "0";
     for (size_t d = 0; d < coords.size(); ++d)
-      offset += " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) +
-                "]";
+      offset +=
+          " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
     return "fuserc_load(((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
            std::to_string(t) + "])[" + offset + "])";
   }
@@ -174,7 +173,11 @@ private:
       return workspaceTensor(v, *c, false);
     case CrossingTensor::Kind::Output: {
       const FusionOutput *o = analysis_.outputsOf(v).front();
-      return KernelTensor{&v,      false, v.dtype(), outPointer(o->name), stridesOf(o->name, v.rank()),
+      return KernelTensor{&v,
+                          false,
+                          v.dtype(),
+                          outPointer(o->name),
+                          stridesOf(o->name, v.rank()),
                           "output " + o->name};
     }
     case CrossingTensor::Kind::View:
@@ -200,10 +203,13 @@ private:
 
   std::string kernelSymbolExtent(const Extent &e) const {
     std::vector<std::string> syms = symbols();
-    return "((I)" + extentToCode(e, [&](const std::string &s) {
-             size_t k = std::find(syms.begin(), syms.end(), s) - syms.begin();
-             return "a.sym[" + std::to_string(k) + "]";
-           }) + ")";
+    return "((I)" +
+           extentToCode(e,
+                        [&](const std::string &s) {
+                          size_t k = std::find(syms.begin(), syms.end(), s) - syms.begin();
+                          return "a.sym[" + std::to_string(k) + "]";
+                        }) +
+           ")";
   }
 
   // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
@@ -223,10 +229,10 @@ private:
     s += "  int f_nouter, pad_;\n";
     // Magic numbers for 32-bit division by the extents (i32 variants).
     s += "  unsigned f_cpr_mul, f_cpr_shift;\n";
-    s += "  unsigned f_mul[" + std::to_string(kMaxRank) + "], f_shift[" +
-         std::to_string(kMaxRank) + "];\n";
-    s += "  unsigned g_mul[" + std::to_string(kMaxRank) + "], g_shift[" +
-         std::to_string(kMaxRank) + "];\n";
+    s += "  unsigned f_mul[" + std::to_string(kMaxRank) + "], f_shift[" + std::to_string(kMaxRank) +
+         "];\n";
+    s += "  unsigned g_mul[" + std::to_string(kMaxRank) + "], g_shift[" + std::to_string(kMaxRank) +
+         "];\n";
     for (size_t k = 0; k < scalars_.size(); ++k)
       s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
     s += "} " + prefix + base_ + "_args;\n";
@@ -260,8 +266,7 @@ private:
     // Each thread takes U vectors a block apart (coalesced), loads them all
     // before computing, so several loads per thread are in flight.
     s += "  for (I base = (I)blockIdx.x * " + B + " * " + U +
-         " + threadIdx.x; base < (I)a.f_chunks; base += (I)gridDim.x * " + B + " * " + U +
-         ") {\n";
+         " + threadIdx.x; base < (I)a.f_chunks; base += (I)gridDim.x * " + B + " * " + U + ") {\n";
     s += "    I col[" + U + "];\n    bool ok[" + U + "];\n";
     for (size_t t = 0; t < tensors_.size(); ++t)
       s += "    I o" + std::to_string(t) + "[" + U + "];\n";
@@ -291,8 +296,8 @@ private:
     s += "          c = r - q * (I)a.f_ext[d];\n        }\n";
     s += "        r = q;\n";
     for (size_t t = 0; t < tensors_.size(); ++t)
-      s += "        o" + std::to_string(t) + "[j] += c * (I)a.f_st[" + std::to_string(t) +
-           "][d];\n";
+      s +=
+          "        o" + std::to_string(t) + "[j] += c * (I)a.f_st[" + std::to_string(t) + "][d];\n";
     s += "      }\n    }\n";
     for (size_t t = 0; t < tensors_.size(); ++t) {
       const std::string T = cudaStorageType(tensors_[t].storage), ts = std::to_string(t);
@@ -360,7 +365,7 @@ private:
   // outputs round to their dtype; workspace copies of f16/bf16 stay f32.
   DType storageMath(size_t t) const {
     return tensors_[t].storage == tensors_[t].value->dtype() ? tensors_[t].value->dtype()
-                                                              : tensors_[t].storage;
+                                                             : tensors_[t].storage;
   }
 
   std::string generalKernel(bool wide) {
@@ -512,15 +517,15 @@ private:
       for (int v : vectorWidths())
         for (bool wide : {false, true})
           plan.variants.push_back({kernelName("vec" + std::to_string(v), wide),
-                                   std::to_string(v) + " contiguous element" +
-                                       (v > 1 ? "s" : "") + " per thread along the collapsed "
-                                                            "innermost dim, " +
+                                   std::to_string(v) + " contiguous element" + (v > 1 ? "s" : "") +
+                                       " per thread along the collapsed "
+                                       "innermost dim, " +
                                        (wide ? "64" : "32") + "-bit indices"});
     for (bool wide : {false, true})
-      plan.variants.push_back({kernelName("gen", wide),
-                               std::string("one element per thread, coordinates from the "
-                                           "linear index, ") +
-                                   (wide ? "64" : "32") + "-bit indices"});
+      plan.variants.push_back(
+          {kernelName("gen", wide), std::string("one element per thread, coordinates from the "
+                                                "linear index, ") +
+                                        (wide ? "64" : "32") + "-bit indices"});
     plan.selection =
         fast_ ? "dims contiguous in every tensor are collapsed; when every tensor then has "
                 "stride 0 or 1 on the innermost dim, a vec variant runs, with " +
@@ -530,7 +535,8 @@ private:
                     "and offset is below 2^31, else i64."
               : "gen always; i32 when every index and offset is below 2^31, else i64.";
     plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(vectors / " +
-                          std::to_string(kBlock * kUnroll) + "), 1048576) (vec) or min(ceil("
+                          std::to_string(kBlock * kUnroll) +
+                          "), 1048576) (vec) or min(ceil("
                           "elements / " +
                           std::to_string(kBlock) + "), 1048576) (gen), with a grid-stride loop";
     Extent bytes = 0;

@@ -37,8 +37,8 @@ std::string attributeText(const AttrValue &value) {
 } // namespace
 
 ValueEmitter::ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
-                           std::function<std::string(const Extent &)> extent,
-                           std::string indexType, bool coordinateFree)
+                           std::function<std::string(const Extent &)> extent, std::string indexType,
+                           bool coordinateFree)
     : isInput_(std::move(isInput)), reader_(reader), extent_(std::move(extent)),
       index_(std::move(indexType)), coordinateFree_(coordinateFree), scopes_(1) {}
 
@@ -277,8 +277,9 @@ std::string ValueEmitter::emitBranches(const Op &op, const Coords &coords) {
     ++depth_;
     scopes_.emplace_back();
     std::string v = emit(piece, at);
-    line(out + " = " + cudaConvert(v, piece.isLiteral() ? piece.dtype() : mathDType(piece.dtype()),
-                                   mathDType(result.dtype())) +
+    line(out + " = " +
+         cudaConvert(v, piece.isLiteral() ? piece.dtype() : mathDType(piece.dtype()),
+                     mathDType(result.dtype())) +
          ";");
     scopes_.pop_back();
     --depth_;
@@ -302,10 +303,10 @@ std::string ValueEmitter::emitBranches(const Op &op, const Coords &coords) {
     Extent end = start + piece.shape()[dim];
     Coords at = coords;
     at[dim] = "(" + coords[dim] + " - " + ext(start) + ")";
-    std::string condition = i + 1 == op.operands().size()
-                                ? "else"
-                                : std::string(i ? "else " : "") + "if (" + coords[dim] + " < " +
-                                      ext(end) + ")";
+    std::string condition =
+        i + 1 == op.operands().size()
+            ? "else"
+            : std::string(i ? "else " : "") + "if (" + coords[dim] + " < " + ext(end) + ")";
     branch(condition, piece, at);
     start = end;
   }

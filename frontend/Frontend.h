@@ -2,8 +2,8 @@
 // `.yaml`/`.yml`, chosen by extension) into one Module.
 #pragma once
 
-#include "support/Diagnostics.h"
 #include "ir/Fusion.h"
+#include "support/Diagnostics.h"
 
 #include <memory>
 #include <span>

@@ -347,8 +347,8 @@ private:
     }
     for (const FusionOutput &o : fusion_->outputs())
       if (o.aliases == target) {
-        diag_.error(out.aliasesLoc, "input '" + out.aliases + "' is already aliased by output '" +
-                                        o.name + "'");
+        diag_.error(out.aliasesLoc,
+                    "input '" + out.aliases + "' is already aliased by output '" + o.name + "'");
         return nullptr;
       }
     return target;

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "frontend/AST.h"
-#include "support/Diagnostics.h"
 #include "ir/Fusion.h"
+#include "support/Diagnostics.h"
 
 #include <span>
 

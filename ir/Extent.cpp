@@ -432,11 +432,11 @@ std::string extentToCode(const Extent &extent,
       if (f->kind == AtomKind::Symbol) {
         atom = "(" + symbol(f->name) + ")";
       } else {
-        static const char *const kFunctions[] = {"", "fuserc_floordiv", "fuserc_ceildiv",
-                                                 "fuserc_mod", "fuserc_min", "fuserc_max"};
+        static const char *const kFunctions[] = {"",           "fuserc_floordiv", "fuserc_ceildiv",
+                                                 "fuserc_mod", "fuserc_min",      "fuserc_max"};
         atom = std::string(kFunctions[static_cast<int>(f->kind)]) + "(" +
-               extentToCode(f->operands[0], symbol) + ", " +
-               extentToCode(f->operands[1], symbol) + ")";
+               extentToCode(f->operands[0], symbol) + ", " + extentToCode(f->operands[1], symbol) +
+               ")";
       }
       product += (product.empty() ? "" : " * ") + atom;
     }

@@ -1,6 +1,8 @@
 // The compile cache (see CompileCache.h).
 #include "packaging/CompileCache.h"
 
+#include "support/FileBytes.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -13,26 +15,6 @@ namespace fuserc {
 namespace {
 
 constexpr const char *kFormat = "fuserc-cache-1";
-
-std::optional<std::string> readFile(const llvm::Twine &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return std::nullopt;
-  return (*buffer)->getBuffer().str();
-}
-
-bool writeFile(const llvm::Twine &path, const std::string &bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path.str(), ec);
-  if (ec)
-    return false;
-  os << bytes;
-  os.close();
-  bool ok = !os.has_error();
-  os.clear_error();
-  return ok;
-}
 
 } // namespace
 
@@ -67,9 +49,9 @@ std::optional<NvrtcOutput> CompileCache::load(const std::string &key) const {
     return std::nullopt;
   llvm::SmallString<256> entry(dir_);
   llvm::sys::path::append(entry, key.substr(0, 2), key);
-  std::optional<std::string> cubin = readFile(entry + "/cubin");
-  std::optional<std::string> ptx = readFile(entry + "/ptx");
-  std::optional<std::string> log = readFile(entry + "/log");
+  std::optional<std::string> cubin = readFileBytes((entry + "/cubin").str());
+  std::optional<std::string> ptx = readFileBytes((entry + "/ptx").str());
+  std::optional<std::string> log = readFileBytes((entry + "/log").str());
   if (!cubin || !ptx || !log)
     return std::nullopt;
   NvrtcOutput out;
@@ -100,8 +82,9 @@ void CompileCache::store(const std::string &key, const NvrtcOutput &output,
     warning = "cannot write to the cache: " + ec.message();
     return;
   }
-  bool ok = writeFile(temp + "/cubin", output.cubin) && writeFile(temp + "/ptx", output.ptx) &&
-            writeFile(temp + "/log", output.log);
+  bool ok = writeFileBytes((temp + "/cubin").str(), output.cubin) &&
+            writeFileBytes((temp + "/ptx").str(), output.ptx) &&
+            writeFileBytes((temp + "/log").str(), output.log);
   // Another process may have stored the same entry meanwhile: either copy
   // is the same bytes, so losing the rename race is fine.
   if (!ok || llvm::sys::fs::rename(temp, entry)) {

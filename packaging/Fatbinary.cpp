@@ -1,6 +1,8 @@
 // fatbinary invocation (see Fatbinary.h).
 #include "packaging/Fatbinary.h"
 
+#include "support/FileBytes.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -34,18 +36,6 @@ private:
   bool ok_ = false;
 };
 
-bool writeBytes(const std::string &path, const std::string &bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return false;
-  os << bytes;
-  os.close();
-  bool ok = !os.has_error();
-  os.clear_error();
-  return ok;
-}
-
 } // namespace
 
 std::string findFatbinary() {
@@ -74,7 +64,7 @@ FatbinResult makeFatbinary(const std::string &fatbinaryPath,
   for (size_t i = 0; i < images.size(); ++i) {
     const FatbinImage &image = images[i];
     std::string file = dir.file("image" + std::to_string(i) + (image.ptx ? ".ptx" : ".cubin"));
-    if (!writeBytes(file, image.bytes)) {
+    if (!writeFileBytes(file, image.bytes)) {
       result.error = "cannot write '" + file + "'";
       return result;
     }
@@ -83,8 +73,7 @@ FatbinResult makeFatbinary(const std::string &fatbinaryPath,
   }
   std::vector<llvm::StringRef> argv(args.begin(), args.end());
   std::string errors = dir.file("stderr.txt");
-  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::None,
-                                                 llvm::StringRef(errors)};
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::None, llvm::StringRef(errors)};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(fatbinaryPath, argv, llvm::None, redirects, 0, 0, &message);
   if (rc != 0) {
@@ -93,12 +82,12 @@ FatbinResult makeFatbinary(const std::string &fatbinaryPath,
                    (text ? "\n" + (*text)->getBuffer().str() : "");
     return result;
   }
-  auto out = llvm::MemoryBuffer::getFile(dir.file("out.fatbin"), false, false);
+  std::optional<std::string> out = readFileBytes(dir.file("out.fatbin"));
   if (!out) {
     result.error = "fatbinary wrote no output";
     return result;
   }
-  result.bytes = (*out)->getBuffer().str();
+  result.bytes = std::move(*out);
   result.ok = true;
   return result;
 }

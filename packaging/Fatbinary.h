@@ -8,8 +8,8 @@
 namespace fuserc {
 
 struct FatbinImage {
-  std::string sm;    // "90"
-  bool ptx = false;  // PTX (true) or cubin (false)
+  std::string sm;   // "90"
+  bool ptx = false; // PTX (true) or cubin (false)
   std::string bytes;
 };
 
@@ -21,7 +21,8 @@ struct FatbinResult {
 
 // Runs `fatbinaryPath` over the images (written to a private temporary
 // directory, removed afterwards). Deterministic for the same images.
-FatbinResult makeFatbinary(const std::string &fatbinaryPath, const std::vector<FatbinImage> &images);
+FatbinResult makeFatbinary(const std::string &fatbinaryPath,
+                           const std::vector<FatbinImage> &images);
 
 // The toolkit's fatbinary: $FUSERC_FATBINARY, else the one found at build
 // time, else `fatbinary` on PATH; empty when none exists.

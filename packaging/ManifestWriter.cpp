@@ -4,6 +4,8 @@
 // or the segmentation's (segments by id), so equal inputs give equal bytes.
 #include "packaging/ManifestWriter.h"
 
+#include "packaging/HeaderParts.h"
+
 #include "packaging/HeaderWriter.h"
 #include "packaging/Json.h"
 #include "passes/ViewAnalysis.h"
@@ -39,27 +41,13 @@ Layout layoutOr(const Layout &layout, size_t rank) {
   return isPermutation(layout, rank) ? layout : rowMajorLayout(rank);
 }
 
-std::string scalarCType(DType dtype) {
-  switch (dtype) {
-  case DType::Bool:
-  case DType::I32:
-    return "int32_t";
-  case DType::I64:
-    return "int64_t";
-  case DType::F64:
-    return "double";
-  default:
-    return "float";
-  }
-}
-
 Json inputJson(const Value &v) {
   Json out = Json::object();
   out.set("name", v.name());
   if (v.isScalarInput()) {
     out.set("kind", "scalar")
         .set("dtype", dtypeName(v.dtype()))
-        .set("c_type", scalarCType(v.dtype()));
+        .set("c_type", header::cScalarType(v.dtype()));
     return out;
   }
   Layout layout = layoutOr(v.layout(), v.rank());

@@ -74,8 +74,7 @@ ModuleCompileResult compileModule(const std::string &source, const ModuleCompile
 
   std::vector<FatbinImage> images;
   for (Job &job : jobs) {
-    result.log.push_back(job.arch + ": " +
-                         (job.cached ? "cache hit" : "NVRTC compile") + " (key " +
+    result.log.push_back(job.arch + ": " + (job.cached ? "cache hit" : "NVRTC compile") + " (key " +
                          job.key.substr(0, 16) + ")" +
                          (job.warning.empty() ? "" : "; " + job.warning));
     if (!job.output.ok) {

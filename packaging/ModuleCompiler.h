@@ -13,19 +13,19 @@ namespace fuserc {
 
 struct ModuleCompileOptions {
   std::vector<std::string> archs; // "sm_80", ...
-  unsigned jobs = 0; // 0: one per core
-  std::string cacheDir; // empty: no cache
+  unsigned jobs = 0;              // 0: one per core
+  std::string cacheDir;           // empty: no cache
   std::string sourceName = "fusion.cu";
 };
 
 struct ModuleCompileResult {
   bool ok = false;
-  std::string error;                                          // what failed, for people
-  std::string fatbin;                                         // the packaged images
+  std::string error;                                             // what failed, for people
+  std::string fatbin;                                            // the packaged images
   std::map<std::string, std::vector<KernelResources>> resources; // by arch
-  std::vector<std::string> log;  // one line per compile: arch, cache hit or NVRTC
-  unsigned nvrtcCompiles = 0;    // compiles that ran NVRTC (not served by the cache)
-  std::string ptxArch;           // the arch whose PTX is embedded
+  std::vector<std::string> log; // one line per compile: arch, cache hit or NVRTC
+  unsigned nvrtcCompiles = 0;   // compiles that ran NVRTC (not served by the cache)
+  std::string ptxArch;          // the arch whose PTX is embedded
 };
 
 ModuleCompileResult compileModule(const std::string &source, const ModuleCompileOptions &options);

@@ -115,8 +115,8 @@ NvrtcOutput compileWithNvrtc(const std::string &source, const std::string &sourc
                              const std::vector<std::string> &options) {
   NvrtcOutput out;
   std::unique_ptr<nvrtcProgram, ProgramDeleter> program(new nvrtcProgram{});
-  if (nvrtcCreateProgram(program.get(), source.c_str(), sourceName.c_str(), 0, nullptr,
-                         nullptr) != NVRTC_SUCCESS) {
+  if (nvrtcCreateProgram(program.get(), source.c_str(), sourceName.c_str(), 0, nullptr, nullptr) !=
+      NVRTC_SUCCESS) {
     delete program.release();
     out.log = "nvrtcCreateProgram failed";
     return out;

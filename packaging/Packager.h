@@ -18,8 +18,8 @@ namespace fuserc {
 
 struct PackageResult {
   bool ok = false;
-  std::string error;                       // a toolchain failure, for people
-  std::string failedSource;                // the CUDA source NVRTC rejected
+  std::string error;                        // a toolchain failure, for people
+  std::string failedSource;                 // the CUDA source NVRTC rejected
   std::map<std::string, std::string> files; // file name -> bytes
   std::vector<std::string> log;             // for --verbose
 };

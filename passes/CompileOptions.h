@@ -22,7 +22,7 @@ struct CompileOptions {
   SymbolBindings shapes;               // --shape SYM=N
   std::vector<std::string> schedulers; // --schedulers: names, in priority order
   std::vector<std::string> plugins;    // --plugin: shared libraries, in load order
-  unsigned jobs = 0; // -j; 0: one per core
+  unsigned jobs = 0;                   // -j; 0: one per core
   std::optional<std::string> cacheDir;
   bool noCache = false;
   std::optional<std::string> depfile;

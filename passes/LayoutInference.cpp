@@ -109,8 +109,8 @@ private:
       reason = "'" + std::string(op.info().name) +
                (op.info().shapeRule == ShapeRule::Creation ? "' creates its result"
                                                            : "' reads no tensor");
-    Candidate fallback{rowMajorLayout(result->rank()), "row-major (" + reason + ")", 0, SIZE_MAX,
-                       {}};
+    Candidate fallback{
+        rowMajorLayout(result->rank()), "row-major (" + reason + ")", 0, SIZE_MAX, {}};
     fusion_.setLayout(result, fallback.layout, describe(fallback));
     // Later ops just say where the order was lost.
     fallback.root = "row-major (order lost at '" + std::string(op.info().name) + "')";

@@ -11,8 +11,8 @@
 // schedule and cuda stages run only when -o or their dumps ask for them.
 #pragma once
 
-#include "ir/Fusion.h"
 #include "codegen/KernelPlan.h"
+#include "ir/Fusion.h"
 #include "passes/CompileOptions.h"
 #include "passes/Segmentation.h"
 #include "support/Diagnostics.h"

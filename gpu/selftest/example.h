@@ -34,9 +34,9 @@ example_status example_scale_add_describe_outputs(const DLTensor *in_x, const DL
                                                   DLTensor *out_z);
 example_status example_scale_add_workspace_size(const DLTensor *in_x, const DLTensor *in_y,
                                                 size_t *bytes);
-example_status example_scale_add_launch(const DLTensor *in_x, const DLTensor *in_y,
-                                        float in_alpha, DLTensor *out_z, void *workspace,
-                                        size_t workspace_bytes, CUstream stream);
+example_status example_scale_add_launch(const DLTensor *in_x, const DLTensor *in_y, float in_alpha,
+                                        DLTensor *out_z, void *workspace, size_t workspace_bytes,
+                                        CUstream stream);
 
 #ifdef __cplusplus
 }
@@ -110,9 +110,9 @@ example_status example_scale_add_workspace_size(const DLTensor *in_x, const DLTe
   return example_check_inputs("example_scale_add_workspace_size", in_x, in_y, &n);
 }
 
-example_status example_scale_add_launch(const DLTensor *in_x, const DLTensor *in_y,
-                                        float in_alpha, DLTensor *out_z, void *workspace,
-                                        size_t workspace_bytes, CUstream stream) {
+example_status example_scale_add_launch(const DLTensor *in_x, const DLTensor *in_y, float in_alpha,
+                                        DLTensor *out_z, void *workspace, size_t workspace_bytes,
+                                        CUstream stream) {
   const char *fn = "example_scale_add_launch";
   int64_t n = -1;
   example_status st = example_check_inputs(fn, in_x, in_y, &n);

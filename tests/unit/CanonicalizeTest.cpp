@@ -5,6 +5,7 @@
 // composite is the exception: the interpreter evaluates the composite in
 // double (CompositeEval.cpp) and its decomposition op by op in the dtype's
 // precision, so those are compared within a few roundings of the dtype.
+#include "RandomInputs.h"
 #include "TestSupport.h"
 
 #include "ir/Verifier.h"
@@ -44,60 +45,13 @@ size_t countOps(const Fusion &fusion, OpKind kind) {
                                            [&](const auto &op) { return op->kind() == kind; }));
 }
 
-// Random inputs with every symbol bound to `extent`: floats in [-2, 2],
-// integers (indices, labels) in [0, extent) so they index any dim in range.
-std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t extent,
-                                           std::mt19937_64 &rng) {
-  SymbolBindings bindings;
-  for (const std::string &s : fusion.symbols())
-    bindings[s] = extent;
-  std::map<std::string, Tensor> inputs;
-  for (const Value *in : fusion.inputs()) {
-    std::vector<int64_t> shape;
-    for (const Extent &e : in->shape())
-      shape.push_back(*e.evaluate(bindings));
-    int64_t numel = 1;
-    for (int64_t d : shape)
-      numel *= d;
-    if (isFloating(in->dtype())) {
-      std::uniform_real_distribution<double> dist(-2.0, 2.0);
-      std::vector<double> values(static_cast<size_t>(numel));
-      for (double &v : values)
-        v = dist(rng);
-      inputs.emplace(in->name(), Tensor::fromFloats(in->dtype(), shape, values));
-    } else {
-      std::uniform_int_distribution<int64_t> dist(0, in->dtype() == DType::Bool ? 1 : extent - 1);
-      std::vector<int64_t> values(static_cast<size_t>(numel));
-      for (int64_t &v : values)
-        v = dist(rng);
-      inputs.emplace(in->name(), Tensor::fromInts(in->dtype(), shape, values));
-    }
-  }
-  return inputs;
-}
-
-// The relative tolerance of a decomposed composite's outputs: a few
-// roundings of f32 (or of the output dtype, when it is coarser).
-double decompositionTolerance(DType dtype) {
-  switch (dtype) {
-  case DType::F64:
-    return 1e-12;
-  case DType::F16:
-    return 2e-3;
-  case DType::BF16:
-    return 1.6e-2;
-  default:
-    return 1e-5;
-  }
-}
-
 // Interprets `before` and its canonical form on random inputs at several
 // extents and compares the outputs: bit for bit, or within the tolerance.
 void expectSameResults(const Fusion &before, bool exact) {
   std::unique_ptr<Fusion> after = canonicalize(before);
   std::mt19937_64 rng(7);
   for (int64_t extent : {1, 3, 4}) {
-    const std::map<std::string, Tensor> inputs = randomInputs(before, extent, rng);
+    const std::map<std::string, Tensor> inputs = test::randomInputs(before, extent, rng);
     const InterpreterResult expected = interpret(before, inputs);
     const InterpreterResult actual = interpret(*after, inputs);
     const std::string what = before.name() + " with every symbol = " + std::to_string(extent);
@@ -118,7 +72,7 @@ void expectSameResults(const Fusion &before, bool exact) {
               << where << ": " << a.getFloat(i) << " vs " << b.getFloat(i);
         } else {
           const double x = a.getFloat(i), y = b.getFloat(i);
-          ASSERT_NEAR(x, y, decompositionTolerance(a.dtype()) * std::max(1.0, std::fabs(x)))
+          ASSERT_NEAR(x, y, test::decompositionTolerance(a.dtype()) * std::max(1.0, std::fabs(x)))
               << where;
         }
       }

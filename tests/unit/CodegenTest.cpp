@@ -41,8 +41,8 @@ Generated generate(std::string_view text, std::vector<std::string> only = {}) {
   SchedulerRegistry registry;
   registerBuiltinSchedulers(registry);
   auto selected = registry.select(only);
-  PipelineResult result = runPipeline(
-      r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
+  PipelineResult result =
+      runPipeline(r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
   EXPECT_EQ(result.status, PipelineResult::Status::Ok) << result.message << os.str();
   try {
     for (const SegmentedFusion &s : result.segmentations)
@@ -79,25 +79,27 @@ TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
   std::vector<std::string> names;
   for (const KernelVariant &v : k.variants)
     names.push_back(v.symbol);
-  EXPECT_EQ(names, (std::vector<std::string>{"bias_relu_nhwc_k0_vec1_i32", "bias_relu_nhwc_k0_vec1_i64",
-                                             "bias_relu_nhwc_k0_vec8_i32", "bias_relu_nhwc_k0_vec8_i64",
-                                             "bias_relu_nhwc_k0_gen_i32", "bias_relu_nhwc_k0_gen_i64"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"bias_relu_nhwc_k0_vec1_i32", "bias_relu_nhwc_k0_vec1_i64",
+                                      "bias_relu_nhwc_k0_vec8_i32", "bias_relu_nhwc_k0_vec8_i64",
+                                      "bias_relu_nhwc_k0_gen_i32", "bias_relu_nhwc_k0_gen_i64"}));
   EXPECT_NE(k.hostLaunch.find("fuserc_pw_plan"), std::string::npos);
 }
 
 TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
-  Generated g = generate("fusion f {\n"
-                         "  input q: bf16[B, S, 8]\n"
-                         "  input t: f32[S, B]\n"
-                         "  x1 = slice(q, dim=2, start=0, end=4)\n"
-                         "  x2 = slice(q, dim=2, start=4)\n"
-                         "  rot = cat(neg(x2), x1, dim=2)\n"
-                         "  p = pad(rot, dim=1, before=1, after=2, value=0.5)\n"
-                         "  y = add(p, unsqueeze(permute(pad(t, dim=0, before=1, after=2), dims=[1, 0]), dim=2))\n"
-                         "  z = reshape(y, shape=[B, -1])\n"
-                         "  output z\n"
-                         "}\n",
-                         {"alias", "pointwise"});
+  Generated g = generate(
+      "fusion f {\n"
+      "  input q: bf16[B, S, 8]\n"
+      "  input t: f32[S, B]\n"
+      "  x1 = slice(q, dim=2, start=0, end=4)\n"
+      "  x2 = slice(q, dim=2, start=4)\n"
+      "  rot = cat(neg(x2), x1, dim=2)\n"
+      "  p = pad(rot, dim=1, before=1, after=2, value=0.5)\n"
+      "  y = add(p, unsqueeze(permute(pad(t, dim=0, before=1, after=2), dims=[1, 0]), dim=2))\n"
+      "  z = reshape(y, shape=[B, -1])\n"
+      "  output z\n"
+      "}\n",
+      {"alias", "pointwise"});
   expectCompiles(g);
   ASSERT_EQ(g.code.size(), 1u);
   for (const KernelVariant &v : g.code[0].kernels[0].variants)
@@ -105,21 +107,22 @@ TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
 }
 
 TEST(PointwiseCodegen, CreationIndexingAndScalarsCompile) {
-  Generated g = generate("fusion f {\n"
-                         "  input x: f16[M, N]\n"
-                         "  input idx: i64[M, 2]\n"
-                         "  input sel: i32[K]\n"
-                         "  input seed: i64\n"
-                         "  input offset: i64\n"
-                         "  input s: f32\n"
-                         "  r = rand_like(x, seed, offset)\n"
-                         "  i = iota(shape=[M, N], dim=1, dtype=f32)\n"
-                         "  g = gather(x, idx, dim=1)\n"
-                         "  h = index_select(x, sel, dim=0)\n"
-                         "  y = where(gt(r, 0.5), mul(x, s), add(i, full(shape=[M, N], value=2, dtype=f16)))\n"
-                         "  output y\n  output g\n  output h\n"
-                         "}\n",
-                         {"alias", "pointwise"});
+  Generated g = generate(
+      "fusion f {\n"
+      "  input x: f16[M, N]\n"
+      "  input idx: i64[M, 2]\n"
+      "  input sel: i32[K]\n"
+      "  input seed: i64\n"
+      "  input offset: i64\n"
+      "  input s: f32\n"
+      "  r = rand_like(x, seed, offset)\n"
+      "  i = iota(shape=[M, N], dim=1, dtype=f32)\n"
+      "  g = gather(x, idx, dim=1)\n"
+      "  h = index_select(x, sel, dim=0)\n"
+      "  y = where(gt(r, 0.5), mul(x, s), add(i, full(shape=[M, N], value=2, dtype=f16)))\n"
+      "  output y\n  output g\n  output h\n"
+      "}\n",
+      {"alias", "pointwise"});
   expectCompiles(g);
 }
 
@@ -141,13 +144,15 @@ TEST(PointwiseCodegen, EveryElementwiseOpHasCompilableCuda) {
     };
     std::string name = "o" + std::to_string(n++);
     if (!info.cuda.empty())
-      body += "  " + name + "f = cast(" +
-              (info.dtypeRule == DTypeRule::Where ? call("c", "xf", "yf") : call("xf", "yf", "zf")) +
-              ", dtype=f32)\n  output " + name + "f\n";
+      body +=
+          "  " + name + "f = cast(" +
+          (info.dtypeRule == DTypeRule::Where ? call("c", "xf", "yf") : call("xf", "yf", "zf")) +
+          ", dtype=f32)\n  output " + name + "f\n";
     if (!info.cudaInt.empty())
-      body += "  " + name + "i = cast(" +
-              (info.dtypeRule == DTypeRule::Where ? call("c", "xi", "yi") : call("xi", "yi", "zi")) +
-              ", dtype=i32)\n  output " + name + "i\n";
+      body +=
+          "  " + name + "i = cast(" +
+          (info.dtypeRule == DTypeRule::Where ? call("c", "xi", "yi") : call("xi", "yi", "zi")) +
+          ", dtype=i32)\n  output " + name + "i\n";
   }
   Generated g = generate("fusion all_ops {\n  input xf: f16[N]\n  input yf: bf16[N]\n"
                          "  input zf: f32[N]\n  input xi: i32[N]\n  input yi: i64[N]\n"
@@ -174,8 +179,8 @@ namespace {
 TEST(PointwiseHostHelpers, MagicNumberDivisionIsExact) {
   llvm::SmallString<128> dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fuserc-magic", dir));
-  std::string source = std::string("#include <stdint.h>\n#include <stdio.h>\n") +
-                       pointwiseHostHelpers() + R"C(
+  std::string source =
+      std::string("#include <stdint.h>\n#include <stdio.h>\n") + pointwiseHostHelpers() + R"C(
 static unsigned umulhi(unsigned a, unsigned b) {
   return (unsigned)(((unsigned long long)a * b) >> 32);
 }

@@ -212,8 +212,7 @@ TEST(ExtentCode, PolynomialsBecome64BitExpressions) {
   EXPECT_EQ(code(Extent(7)), "((7LL))");
   EXPECT_EQ(code(Extent::symbol("N")), "((sym_N))");
   EXPECT_EQ(code(Extent::symbol("M") * Extent::symbol("N") - 2), "((sym_M) * (sym_N) + (-2LL))");
-  EXPECT_EQ(code(Extent::ceilDiv(Extent::symbol("N"), 4)),
-            "(fuserc_ceildiv(((sym_N)), ((4LL))))");
+  EXPECT_EQ(code(Extent::ceilDiv(Extent::symbol("N"), 4)), "(fuserc_ceildiv(((sym_N)), ((4LL))))");
 }
 
 } // namespace

@@ -41,8 +41,8 @@ TEST(Nvrtc, CompilesForEachArchAndReportsResourcesPerKernel) {
 }
 
 TEST(Nvrtc, ErrorsComeBackInTheLog) {
-  NvrtcOutput out = compileWithNvrtc("__global__ void k() { undeclared(); }", "bad.cu", "sm_90",
-                                     false, {});
+  NvrtcOutput out =
+      compileWithNvrtc("__global__ void k() { undeclared(); }", "bad.cu", "sm_90", false, {});
   EXPECT_FALSE(out.ok);
   EXPECT_NE(out.log.find("bad.cu"), std::string::npos) << out.log;
   EXPECT_NE(out.log.find("undeclared"), std::string::npos) << out.log;

@@ -4,6 +4,7 @@
 // analysis), at several symbol bindings. Outputs must match bit for bit —
 // except where canonicalization decomposed a composite op, whose reference
 // is its double-precision definition: there, within a few f32 roundings.
+#include "RandomInputs.h"
 #include "TestSupport.h"
 
 #include "ir/interp/Interpreter.h"
@@ -41,54 +42,8 @@ bool hasComposite(const Fusion &fusion) {
   return false;
 }
 
-// Random inputs with every symbol bound to `extent`. Integer inputs (indices,
-// labels) are drawn from [0, extent) so they index any dim in range.
-std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t extent,
-                                           std::mt19937_64 &rng) {
-  SymbolBindings bindings;
-  for (const std::string &s : fusion.symbols())
-    bindings[s] = extent;
-  std::map<std::string, Tensor> inputs;
-  for (const Value *in : fusion.inputs()) {
-    std::vector<int64_t> shape;
-    for (const Extent &e : in->shape())
-      shape.push_back(*e.evaluate(bindings));
-    int64_t numel = 1;
-    for (int64_t d : shape)
-      numel *= d;
-    if (isFloating(in->dtype())) {
-      std::uniform_real_distribution<double> dist(-2.0, 2.0);
-      std::vector<double> values(static_cast<size_t>(numel));
-      for (double &v : values)
-        v = dist(rng);
-      inputs.emplace(in->name(), Tensor::fromFloats(in->dtype(), shape, values));
-    } else {
-      int64_t hi = in->dtype() == DType::Bool ? 1 : extent - 1;
-      std::uniform_int_distribution<int64_t> dist(0, hi);
-      std::vector<int64_t> values(static_cast<size_t>(numel));
-      for (int64_t &v : values)
-        v = dist(rng);
-      inputs.emplace(in->name(), Tensor::fromInts(in->dtype(), shape, values));
-    }
-  }
-  return inputs;
-}
-
-// Relative tolerance for outputs of a decomposed composite: a handful of
-// f32 roundings on values of order one, or the output dtype's precision.
-double compositeTolerance(DType dtype) {
-  switch (dtype) {
-  case DType::F16:
-    return 2e-3;
-  case DType::BF16:
-    return 1.6e-2;
-  default:
-    return 1e-5;
-  }
-}
-
-void expectSameOutputs(const InterpreterResult &before, const InterpreterResult &after,
-                       bool exact, const std::string &what) {
+void expectSameOutputs(const InterpreterResult &before, const InterpreterResult &after, bool exact,
+                       const std::string &what) {
   ASSERT_TRUE(before.ok) << what << ": " << before.error;
   ASSERT_TRUE(after.ok) << what << ": " << after.error;
   ASSERT_EQ(before.outputs.size(), after.outputs.size()) << what;
@@ -111,7 +66,7 @@ void expectSameOutputs(const InterpreterResult &before, const InterpreterResult 
       if (exact) {
         ASSERT_EQ(x, y) << what << " output " << o << " element " << i;
       } else {
-        double tol = compositeTolerance(a.dtype()) * std::max(1.0, std::fabs(x));
+        double tol = test::decompositionTolerance(a.dtype()) * std::max(1.0, std::fabs(x));
         ASSERT_NEAR(x, y, tol) << what << " output " << o << " element " << i;
       }
     }
@@ -134,14 +89,14 @@ TEST_P(PassEquivalence, InterpreterResultsDoNotChangeAcrossPasses) {
     std::vector<std::map<std::string, Tensor>> inputs;
     std::vector<InterpreterResult> reference;
     for (int64_t extent : extents) {
-      inputs.push_back(randomInputs(*parsed, extent, rng));
+      inputs.push_back(test::randomInputs(*parsed, extent, rng));
       reference.push_back(interpret(*parsed, inputs.back()));
     }
     auto check = [&](const Fusion &fusion, const std::string &stage, bool exact) {
       for (size_t i = 0; i < extents.size(); ++i)
         expectSameOutputs(reference[i], interpret(fusion, inputs[i]), exact,
-                          parsed->name() + " after " + stage + ", every symbol = " +
-                              std::to_string(extents[i]));
+                          parsed->name() + " after " + stage +
+                              ", every symbol = " + std::to_string(extents[i]));
     };
     std::unique_ptr<Fusion> fusion = canonicalize(*parsed);
     check(*fusion, "canonicalize", !composite);

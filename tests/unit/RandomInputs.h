@@ -1,0 +1,62 @@
+// Random interpreter inputs for property tests, and the tolerance a
+// decomposed composite op is held to against its double-precision
+// definition (shared by the canonicalize and pass-equivalence tests).
+#pragma once
+
+#include "ir/Fusion.h"
+#include "ir/interp/Tensor.h"
+
+#include <map>
+#include <random>
+#include <string>
+
+namespace fuserc::test {
+
+// Every symbol bound to `extent`: floats in [-2, 2], integers (indices,
+// labels) in [0, extent) so they index any dim in range, bools 0 or 1.
+inline std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t extent,
+                                                  std::mt19937_64 &rng) {
+  SymbolBindings bindings;
+  for (const std::string &s : fusion.symbols())
+    bindings[s] = extent;
+  std::map<std::string, Tensor> inputs;
+  for (const Value *in : fusion.inputs()) {
+    std::vector<int64_t> shape;
+    for (const Extent &e : in->shape())
+      shape.push_back(*e.evaluate(bindings));
+    int64_t numel = 1;
+    for (int64_t d : shape)
+      numel *= d;
+    if (isFloating(in->dtype())) {
+      std::uniform_real_distribution<double> dist(-2.0, 2.0);
+      std::vector<double> values(static_cast<size_t>(numel));
+      for (double &v : values)
+        v = dist(rng);
+      inputs.emplace(in->name(), Tensor::fromFloats(in->dtype(), shape, values));
+    } else {
+      std::uniform_int_distribution<int64_t> dist(0, in->dtype() == DType::Bool ? 1 : extent - 1);
+      std::vector<int64_t> values(static_cast<size_t>(numel));
+      for (int64_t &v : values)
+        v = dist(rng);
+      inputs.emplace(in->name(), Tensor::fromInts(in->dtype(), shape, values));
+    }
+  }
+  return inputs;
+}
+
+// The relative tolerance of a decomposed composite's outputs: a few
+// roundings of f32 (or of the output dtype, when it is coarser).
+inline double decompositionTolerance(DType dtype) {
+  switch (dtype) {
+  case DType::F64:
+    return 1e-12;
+  case DType::F16:
+    return 2e-3;
+  case DType::BF16:
+    return 1.6e-2;
+  default:
+    return 1e-5;
+  }
+}
+
+} // namespace fuserc::test
