@@ -3,6 +3,7 @@
 // cache. (No GPU is needed: nothing here runs a kernel.)
 #include "packaging/CompileCache.h"
 #include "packaging/Fatbinary.h"
+#include "packaging/ModuleCompiler.h"
 #include "packaging/NvrtcCompiler.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -109,6 +110,34 @@ TEST(CompileCache, StoredEntriesLoadBackAndKeysSeparateInputs) {
   ASSERT_EQ(loaded->resources.size(), out.resources.size());
   EXPECT_EQ(loaded->resources[0].registers, out.resources[0].registers);
   llvm::sys::fs::remove_directories(dir);
+}
+
+} // namespace
+} // namespace fuserc
+
+namespace fuserc {
+namespace {
+
+TEST(ModuleCompiler, CompilesEveryArchOnceAndEmbedsPtxOfTheNewest) {
+  ModuleCompileOptions options;
+  options.archs = {"sm_90", "sm_80", "sm_90"};
+  ModuleCompileResult r = compileModule(kSource, options);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.ptxArch, "sm_90");
+  EXPECT_EQ(r.nvrtcCompiles, 2u);
+  EXPECT_EQ(r.resources.size(), 2u);
+  EXPECT_FALSE(r.fatbin.empty());
+}
+
+TEST(ModuleCompiler, NvrtcErrorsNameTheArchAndCarryTheLog) {
+  ModuleCompileOptions options;
+  options.archs = {"sm_80"};
+  options.sourceName = "broken.cu";
+  ModuleCompileResult r = compileModule("__global__ void k() { nope(); }", options);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("NVRTC failed for sm_80"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("broken.cu"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("nope"), std::string::npos) << r.error;
 }
 
 } // namespace
