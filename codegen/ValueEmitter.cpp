@@ -121,8 +121,9 @@ std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
     xAt[dim] = j;
     return emit(x, xAt);
   }
-  case ShapeRule::Reduction:
   case ShapeRule::Scatter:
+    return emitScatter(op, coords);
+  case ShapeRule::Reduction:
   case ShapeRule::Normalization:
     break;
   }
@@ -262,6 +263,48 @@ std::string ValueEmitter::emitCreation(const Op &op, const Coords &coords) {
     throw CodegenError("'" + std::string(op.info().name) +
                        "' is not supported by this kernel's code generator");
   }
+}
+
+// scatter, consumer-first: an element is x's unless some position of the
+// index (same coordinates but along `dim`) points at it; the last such
+// position in row-major order wins, as in the reference interpreter. The
+// loop runs over the index's extent along `dim`.
+std::string ValueEmitter::emitScatter(const Op &op, const Coords &coords) {
+  const Value &x = *op.operand(0), &index = *op.operand(1), &src = *op.operand(2);
+  const Value &result = *op.result();
+  const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+  const DType math = mathDType(result.dtype());
+  std::string out = "v" + std::to_string(next_++);
+  std::string base = emit(x, coords);
+  line(cudaComputeType(result.dtype()) + " " + out + " = " +
+       cudaConvert(base, x.isLiteral() ? x.dtype() : mathDType(x.dtype()), math) + ";");
+  // Only coordinates inside the index's extents (it may be smaller) are hit.
+  std::string inside = "true";
+  for (size_t d = 0; d < index.rank(); ++d)
+    if (d != dim && index.shape()[d] != x.shape()[d])
+      inside += " && " + coords[d] + " < " + ext(index.shape()[d]);
+  std::string j = "j" + std::to_string(next_++);
+  line("if (" + inside + ")");
+  line("for (" + index_ + " " + j + " = 0; " + j + " < " + ext(index.shape()[dim]) + "; ++" + j +
+       ") {");
+  ++depth_;
+  scopes_.emplace_back();
+  Coords at = coords;
+  at[dim] = j;
+  std::string target = emit(index, at);
+  line("if ((" + index_ + ")(" + target + ") == " + coords[dim] + ") {");
+  ++depth_;
+  scopes_.emplace_back();
+  std::string value = emit(src, src.isRankZero() ? Coords{} : at);
+  line(out + " = " +
+       cudaConvert(value, src.isLiteral() ? src.dtype() : mathDType(src.dtype()), math) + ";");
+  scopes_.pop_back();
+  --depth_;
+  line("}");
+  scopes_.pop_back();
+  --depth_;
+  line("}");
+  return out;
 }
 
 // pad and cat: pick the piece the coordinate falls in; each piece's values

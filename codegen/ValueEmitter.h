@@ -55,6 +55,7 @@ private:
   std::string emitElementwise(const Op &op, const Coords &coords);
   std::string emitCreation(const Op &op, const Coords &coords);
   std::string emitBranches(const Op &op, const Coords &coords);
+  std::string emitScatter(const Op &op, const Coords &coords);
   Coords operandCoords(const Op &op, size_t operand, const Coords &coords);
   std::string define(const std::string &type, const std::string &expr);
   std::string ext(const Extent &e) { return extent_(e); }

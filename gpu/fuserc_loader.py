@@ -379,7 +379,7 @@ class Build:
 
 
 def build(fuserc, interp, source, work_dir, dlpack_include, archs="sm_90",
-          cuda_home="/usr/local/cuda"):
+          cuda_home="/usr/local/cuda", extra=()):
     """Runs fuserc -o and compiles the header; returns a Build. Raises
     FusercError, with `.skipped` True when fuserc refused the source with a
     message saying what it cannot do *yet* ("does not generate 'reduction'
@@ -388,7 +388,7 @@ def build(fuserc, interp, source, work_dir, dlpack_include, archs="sm_90",
     name = sanitize_name(os.path.splitext(os.path.basename(source))[0])
     out_dir = os.path.join(work_dir, name)
     signature = interp_signature(interp, source)
-    code, message = run_fuserc(fuserc, source, out_dir, name, archs)
+    code, message = run_fuserc(fuserc, source, out_dir, name, archs, extra)
     if code != 0:
         error = FusercError("fuserc (exit %d): %s" % (code, message.replace("fuserc: error: ", "")))
         error.skipped = code > 0 and re.search(r"\byet\b", message) is not None

@@ -250,7 +250,8 @@ def build_source(args, group, source, report):
     case = "%s/%s" % (group, stem)
     try:
         built = loader.build(args.fuserc, args.interp, source, os.path.join(args.work, group),
-                             args.dlpack_include, args.arch, args.cuda_home)
+                             args.dlpack_include, args.arch, args.cuda_home,
+                             shapes.FUSERC_OPTIONS.get(stem, ()))
         for spec in built.signature:
             loader.match_prototypes(built.name, spec["name"], built.functions[spec["name"]], spec)
     except loader.FusercError as e:

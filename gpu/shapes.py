@@ -71,6 +71,11 @@ BINDINGS = {
     ],
     "example": [{"N": 1}, {"N": 7}, {"N": 1001}, {"N": 100003}],
     "swiglu": _ROWS,
+    "indexing.scatter_two_per_row": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 101, "N": 1000}],
+    # K = N: gather's index has x's shape; index_select picks K columns.
+    "indexing.gather_select_pad": [{"M": 1, "N": 1, "K": 1}, {"M": 7, "N": 13, "K": 13},
+                                   {"M": 64, "N": 1001, "K": 1001}],
+    "indexing.random_mask": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 101, "N": 1000}],
     "sgd_update": [{"R": 1, "C": 1}, {"R": 7, "C": 13}, {"R": 64, "C": 8192}, {"R": 3, "C": 65537}],
 }
 BINDINGS["sum_outer"] = BINDINGS["sum_inner"]
@@ -79,6 +84,9 @@ BINDINGS["sum_outer"] = BINDINGS["sum_inner"]
 # binding. Other integer inputs are drawn from [-50, 50), bools at random.
 INT_RANGES = {
     "xent_bwd": {"labels": ("0", "V")},
+    "indexing.scatter_two_per_row": {"idx": ("0", "N")},
+    "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
+    "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
 }
 
 # Cases too large for the interpreter, checked against PyTorch on the GPU
@@ -92,6 +100,15 @@ LARGE_CASES = {
         "bindings": [{"M": 65537, "N": 32771}],
         "torch": lambda torch, x, b: torch.relu(x + b),
     },
+}
+
+
+# Extra fuserc options per file stem. indexing.fus is compiled with the
+# pointwise scheduler only, so its ops run through the pointwise code
+# generator (the transpose scheduler, which would claim some, emits no
+# kernels yet).
+FUSERC_OPTIONS = {
+    "indexing": ["--schedulers", "alias,pointwise"],
 }
 
 

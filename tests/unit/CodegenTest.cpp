@@ -126,6 +126,21 @@ TEST(PointwiseCodegen, CreationIndexingAndScalarsCompile) {
   expectCompiles(g);
 }
 
+TEST(PointwiseCodegen, ScatterThatCanonicalizeKeepsCompiles) {
+  // Two indices per row: not the one-hot pattern canonicalize rewrites.
+  Generated g = generate("fusion f {\n"
+                         "  input x: f32[M, N]\n"
+                         "  input idx: i64[M, 2]\n"
+                         "  input src: f16[M, 2]\n"
+                         "  y = scatter(x, idx, src, dim=1)\n"
+                         "  z = scatter(x, idx, 1.5, dim=1)\n"
+                         "  output y\n  output z\n"
+                         "}\n",
+                         {"alias", "pointwise"});
+  expectCompiles(g);
+  EXPECT_NE(g.source.find("for (I j"), std::string::npos);
+}
+
 // Every elementwise op, on every dtype domain it has CUDA for.
 TEST(PointwiseCodegen, EveryElementwiseOpHasCompilableCuda) {
   std::string body;
