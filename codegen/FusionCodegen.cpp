@@ -4,6 +4,7 @@
 #include "codegen/CodegenError.h"
 #include "codegen/CudaPrelude.h"
 #include "codegen/PointwiseKernel.h"
+#include "codegen/RowReductionKernel.h"
 
 namespace fuserc {
 namespace {
@@ -46,15 +47,25 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
     const std::string scheduler(seg.scheduler->name());
     if (!seg.scheduler->needsKernel())
       continue;
-    if (scheduler != "pointwise")
-      throw CodegenError("fusion '" + code.fusion + "', segment " + std::to_string(seg.id) + " (" +
-                         segmentOps(segmented, seg) + ") is scheduled as '" + scheduler +
-                         "', and fuserc does not generate '" + scheduler +
-                         "' kernels yet (only pointwise ones)");
-    EmittedKernel kernel = emitPointwiseKernel(segmented, seg, workspace);
+    const std::string where = "fusion '" + code.fusion + "', segment " + std::to_string(seg.id) +
+                              " (" + segmentOps(segmented, seg) + ") is scheduled as '" +
+                              scheduler + "'";
+    EmittedKernel kernel;
+    if (scheduler == "pointwise") {
+      kernel = emitPointwiseKernel(segmented, seg, workspace);
+      pointwise = true;
+    } else if (scheduler == "normalization" || scheduler == "reduction") {
+      try {
+        kernel = emitRowReductionKernel(segmented, seg, workspace);
+      } catch (const CodegenError &e) {
+        throw CodegenError(where + ": " + e.what());
+      }
+    } else {
+      throw CodegenError(where + ", and fuserc does not generate '" + scheduler +
+                         "' kernels yet (only pointwise, normalization and reduction ones)");
+    }
     code.cudaSource += kernel.source;
     code.kernels.push_back(std::move(kernel.plan));
-    pointwise = true;
   }
   if (pointwise)
     code.hostHelpers = pointwiseHostHelpers();

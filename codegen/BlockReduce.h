@@ -1,0 +1,34 @@
+// How a row reduction combines values in generated CUDA: the accumulator
+// each reduction kind uses, its identity and combiner, and the device
+// helpers that combine per-thread partials across a warp (shuffles) and a
+// block (shared memory), leaving the result in every thread.
+//
+// Accumulators: f32 for f16 / bf16 / f32 results, f64 for f64, long long
+// for integer and bool results (sums and products wrap, as in the
+// reference interpreter). max and min propagate NaN.
+#pragma once
+
+#include "ir/DType.h"
+#include "ir/Fusion.h"
+
+#include <string>
+
+namespace fuserc {
+
+// The dtype a reduction producing `result` accumulates in.
+DType reductionAccumulator(DType result);
+
+// The combiner functor ("fuserc_red_add", ...) of a reduction kind; mean and
+// var add (var adds squared deviations).
+std::string reductionCombiner(OpKind kind);
+
+// The identity of a reduction kind as a literal of the accumulator `acc`:
+// what an empty row reduces to (sum 0, prod 1, max -inf, min +inf; integer
+// max / min use the extreme values).
+std::string reductionIdentity(OpKind kind, DType acc);
+
+// CUDA definitions of the combiners, fuserc_warp_reduce and
+// fuserc_block_reduce, guarded so that every kernel may include them.
+const std::string &blockReduceCuda();
+
+} // namespace fuserc

@@ -1,0 +1,142 @@
+// Row-reduction kernels, host side: the argument struct, the launch block
+// that picks a variant by row length, and the plan (see RowReductionPlan.h).
+#include "codegen/RowReductionPlan.h"
+
+#include "codegen/BlockReduce.h"
+#include "codegen/CudaTypes.h"
+#include "schedulers/OpFamilies.h"
+
+#include <algorithm>
+
+namespace fuserc {
+
+// The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
+std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
+  const size_t nt = std::max<size_t>(rk.tensors.size(), 1);
+  const size_t ns = std::max<size_t>(rk.fusion->fusion->symbols().size(), 1);
+  std::string s = "typedef struct {\n";
+  s += "  void *ptr[" + std::to_string(nt) + "];\n";
+  s += "  long long st[" + std::to_string(nt) + "][" + std::to_string(kRowMaxRank) + "];\n";
+  s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
+  s += "  long long rows, len;\n";
+  s += "  long long sym[" + std::to_string(ns) + "];\n";
+  for (size_t k = 0; k < rk.scalars.size(); ++k)
+    s += "  " + cudaComputeType(rk.scalars[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  s += "} " + prefix + rk.base + "_args;\n";
+  return s;
+}
+
+std::string rowKernelName(const RowKernel &rk, const RowVariant &v) {
+  return rk.base + "_" + v.suffix;
+}
+
+namespace {
+
+// The host block: fill the arguments, pick a variant by row length, launch.
+std::string hostLaunch(const RowKernel &rk) {
+  auto sym = [](const std::string &s) { return "sym_" + s; };
+  std::string s = "{\n";
+  s += "  FUSERC_NAME_" + rk.base + "_args a;\n";
+  s += "  const char *kernel;\n";
+  s += "  unsigned block;\n";
+  s += "  long long groups;\n";
+  s += "  memset(&a, 0, sizeof a);\n";
+  std::vector<std::string> syms = rk.fusion->fusion->symbols();
+  for (size_t k = 0; k < syms.size(); ++k)
+    s += "  a.sym[" + std::to_string(k) + "] = sym_" + syms[k] + ";\n";
+  for (size_t k = 0; k < rk.scalars.size(); ++k)
+    s += "  a.s" + std::to_string(k) + " = in_" + rk.scalars[k]->name() + ";\n";
+  for (size_t d = 0; d < rk.rows.domain.size(); ++d)
+    s += "  a.size[" + std::to_string(d) + "] = " + extentToCode(rk.rows.domain[d], sym) + ";\n";
+  s += "  a.rows = 1;\n  a.len = 1;\n";
+  for (size_t d : rk.keptDims)
+    s += "  a.rows *= a.size[" + std::to_string(d) + "];\n";
+  for (size_t d : rk.reducedDims)
+    s += "  a.len *= a.size[" + std::to_string(d) + "];\n";
+  for (size_t t = 0; t < rk.tensors.size(); ++t) {
+    const RowTensor &kt = rk.tensors[t];
+    const std::string ts = std::to_string(t);
+    s += "  a.ptr[" + ts + "] = " + kt.pointer + ";  /* " + kt.what + " */\n";
+    for (size_t d = 0; d < kt.strides.size(); ++d)
+      s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
+  }
+  s += "  if (a.rows > 0) {\n";
+  for (const RowVariant &v : kRowVariants) {
+    const bool first = &v == &kRowVariants[0];
+    if (v.looped())
+      s += "    else {\n";
+    else
+      s += std::string(first ? "    if" : "    else if") +
+           " (a.len >= 1 && a.len <= " + std::to_string(v.maxLength()) + ") {\n";
+    s += "      kernel = \"" + rowKernelName(rk, v) + "\";\n";
+    s += "      block = " + std::to_string(v.block()) + ";\n";
+    s += "      groups = (a.rows + " + std::to_string(v.rowsPerBlock - 1) + ") / " +
+         std::to_string(v.rowsPerBlock) + ";\n";
+    s += "    }\n";
+  }
+  s += "    if (groups > 2147483647LL)\n      groups = 2147483647LL;\n";
+  s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, 0, &a, "
+       "stream);\n";
+  s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
+  s += "  }\n}\n";
+  return s;
+}
+
+std::string dimsString(const std::vector<size_t> &dims) {
+  std::vector<int64_t> d(dims.begin(), dims.end());
+  return layoutString(d);
+}
+
+} // namespace
+
+void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
+  plan.name = rk.base;
+  plan.scheduler = std::string(rk.segment->scheduler->name());
+  plan.segment = static_cast<int>(rk.segment->id);
+  for (const Op *op : rk.segment->segment.ops())
+    plan.ops.push_back(rk.fusion->analysis->name(*op->result()));
+  std::string reductions, accumulate;
+  for (const Op *op : rk.rows.reductions) {
+    reductions += (reductions.empty() ? "" : " ") + rk.fusion->analysis->name(*op->result()) + "(" +
+                  std::string(op->info().name) + ")";
+    accumulate += (accumulate.empty() ? "" : " ") +
+                  std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
+  }
+  plan.parameters = {{"reduced_axes", axesString(rk.rows.axes)},
+                     {"row_dims", dimsString(rk.keptDims)},
+                     {"row_length_dims", dimsString(rk.reducedDims)},
+                     {"reductions", reductions},
+                     {"accumulate", accumulate}};
+  for (const RowVariant &v : kRowVariants) {
+    std::string what;
+    if (v.looped())
+      what = "a block of " + std::to_string(v.threads) +
+             " threads per row looping over it, each phase re-reading its inputs";
+    else if (v.threads == 32)
+      what = "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block, " +
+             std::to_string(v.items) + " elements per lane in registers";
+    else
+      what = "a block of " + std::to_string(v.threads) + " threads per row, " +
+             std::to_string(v.items) + " elements per thread in registers";
+    plan.variants.push_back({rowKernelName(rk, v), what});
+  }
+  std::string rule = "L = elements per row (product of the reduced extents): ";
+  int64_t below = 0;
+  for (const RowVariant &v : kRowVariants) {
+    rule += v.looped() ? std::string(v.suffix) + " when L > " + std::to_string(below) + " or L = 0."
+                       : std::string(v.suffix) + " when " + std::to_string(below + 1) +
+                             " <= L <= " + std::to_string(v.maxLength()) + "; ";
+    below = std::max(below, v.maxLength());
+  }
+  plan.selection = rule;
+  plan.launchGeometry = "grid min(ceil(rows / rows per block), 2^31 - 1), a grid-stride loop "
+                        "over rows; block 128 (warp32x4), 256, 1024 or 512 (loop512)";
+  Extent bytes = 0;
+  for (const RowTensor &t : rk.tensors)
+    bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
+  plan.bytesMoved = bytes;
+  plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
+  plan.hostLaunch = hostLaunch(rk);
+}
+
+} // namespace fuserc
