@@ -12,6 +12,8 @@
 //   warp32x4      L <= 128: a warp per row, 4 rows per block, 4 elements
 //                 per lane kept in registers across phases;
 //   block256x4    L <= 1024: a block of 256 per row, 4 elements per thread;
+//   block512x16   L <= 8192: a block of 512 per row, 16 per thread (up to
+//                 128 registers, where 1024 threads allow 64 and spill);
 //   block1024x16  L <= 16384: a block of 1024 per row, 16 per thread;
 //   loop512       any L (and L == 0): a block of 512 per row looping over
 //                 the row, every phase re-reading its inputs.

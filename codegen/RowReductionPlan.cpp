@@ -130,7 +130,7 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   }
   plan.selection = rule;
   plan.launchGeometry = "grid min(ceil(rows / rows per block), 2^31 - 1), a grid-stride loop "
-                        "over rows; block 128 (warp32x4), 256, 1024 or 512 (loop512)";
+                        "over rows; block 128 (warp32x4), 256, 512, 1024 or 512 (loop512)";
   Extent bytes = 0;
   for (const RowTensor &t : rk.tensors)
     bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));

@@ -32,6 +32,7 @@ struct RowVariant {
 inline constexpr RowVariant kRowVariants[] = {
     {"warp32x4", 32, 4, 4},
     {"block256x4", 256, 4, 1},
+    {"block512x16", 512, 16, 1},
     {"block1024x16", 1024, 16, 1},
     {"loop512", 512, 0, 1},
 };

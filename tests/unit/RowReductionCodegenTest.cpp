@@ -72,7 +72,7 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   for (const KernelVariant &v : k.variants)
     suffixes.push_back(v.symbol.substr(k.name.size() + 1));
   EXPECT_EQ(suffixes,
-            (std::vector<std::string>{"warp32x4", "block256x4", "block1024x16", "loop512"}));
+            (std::vector<std::string>{"warp32x4", "block256x4", "block512x16", "block1024x16", "loop512"}));
   return k;
 }
 
