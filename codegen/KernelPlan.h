@@ -50,6 +50,12 @@ struct KernelPlan {
   std::string hostLaunch;     // C statements (see the contract above)
 };
 
+// One segment's kernel, as a generator returns it.
+struct EmittedKernel {
+  KernelPlan plan;
+  std::string source; // CUDA: argument struct and __global__ functions
+};
+
 struct FusionCode {
   std::string fusion;
   std::string cudaSource; // every kernel of the fusion, one translation unit

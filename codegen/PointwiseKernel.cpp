@@ -19,25 +19,6 @@ constexpr int kBlock = 256;
 // swiglu 4145 / 4018 / 3672 GB/s; more per thread cost occupancy and waves.
 constexpr int kUnroll = 1;
 
-// One tensor the kernel reads or writes.
-struct KernelTensor {
-  const Value *value;
-  bool written;
-  DType storage;
-  std::string pointer;              // host: char* expression
-  std::vector<std::string> strides; // host: element stride per logical dim
-  std::string what;                 // for comments: "input x", "output y", ...
-};
-
-std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
-                            const std::function<std::string(const std::string &)> &sym) {
-  Extent stride = 1;
-  auto pos = std::find(layout.begin(), layout.end(), static_cast<int64_t>(dim));
-  for (auto it = pos + 1; it != layout.end(); ++it)
-    stride = stride * shape[static_cast<size_t>(*it)];
-  return extentToCode(stride, sym);
-}
-
 class PointwiseEmitter : public InputReader {
 public:
   PointwiseEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
@@ -96,15 +77,12 @@ private:
     return widths;
   }
 
-  // Inputs first (in value order), then the stored outputs.
+  // Inputs first (in value order), then the stored outputs, which must all
+  // have the reference's shape (one iteration space).
   void collectTensors() {
-    for (const Value *v : seg_.segment.inputs()) {
-      if (v->isScalarInput()) {
-        scalars_.push_back(v);
-        continue;
-      }
-      tensors_.push_back(inputTensor(*v));
-    }
+    KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "pointwise");
+    tensors_ = std::move(operands.tensors);
+    scalars_ = std::move(operands.scalars);
     for (const Value *v : seg_.segment.writtenOutputs()) {
       if (!reference_)
         reference_ = v;
@@ -112,80 +90,9 @@ private:
         throw CodegenError("segment " + std::to_string(seg_.id) + ": outputs " +
                            analysis_.quoted(*reference_) + " and " + analysis_.quoted(*v) +
                            " have different shapes");
-      for (const FusionOutput *o : analysis_.outputsOf(*v)) {
-        if (o->kind == OutputKind::View)
-          continue;
-        tensors_.push_back(KernelTensor{v, true, v->dtype(), outPointer(o->name),
-                                        stridesOf(o->name, v->rank()), "output " + o->name});
-      }
-      if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
-        tensors_.push_back(workspaceTensor(*v, *c, true));
     }
     if (!reference_)
       throw CodegenError("segment " + std::to_string(seg_.id) + " stores nothing");
-  }
-
-  static std::string outPointer(const std::string &name) {
-    return "(char *)out_" + name + "->data + out_" + name + "->byte_offset";
-  }
-
-  static std::vector<std::string> stridesOf(const std::string &name, size_t rank) {
-    std::vector<std::string> s;
-    for (size_t d = 0; d < rank; ++d)
-      s.push_back("stride_" + name + "_" + std::to_string(d));
-    return s;
-  }
-
-  const CrossingTensor *crossing(const Value &v) const {
-    for (const CrossingTensor &c : sf_.crossing)
-      if (c.value == &v)
-        return &c;
-    return nullptr;
-  }
-
-  KernelTensor workspaceTensor(const Value &v, const CrossingTensor &c, bool written) {
-    auto it = workspace_.find(&v);
-    if (it == workspace_.end())
-      throw CodegenError("no workspace slot for " + analysis_.quoted(v));
-    auto sym = [](const std::string &s) { return "sym_" + s; };
-    KernelTensor t{&v, written, c.storage, "ws + " + extentToCode(it->second, sym), {}, ""};
-    const Layout layout = analysis_.storedLayout(v);
-    for (size_t d = 0; d < v.rank(); ++d)
-      t.strides.push_back(denseStrideCode(v.shape(), layout, d, sym));
-    t.what = "workspace " + analysis_.name(v);
-    return t;
-  }
-
-  KernelTensor inputTensor(const Value &v) {
-    if (v.isInput())
-      return KernelTensor{&v,
-                          false,
-                          v.dtype(),
-                          "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
-                          stridesOf(v.name(), v.rank()),
-                          "input " + v.name()};
-    const CrossingTensor *c = crossing(v);
-    if (!c)
-      throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
-                         ", which no other segment passes to it");
-    switch (c->kind) {
-    case CrossingTensor::Kind::Workspace:
-      return workspaceTensor(v, *c, false);
-    case CrossingTensor::Kind::Output: {
-      const FusionOutput *o = analysis_.outputsOf(v).front();
-      return KernelTensor{&v,
-                          false,
-                          v.dtype(),
-                          outPointer(o->name),
-                          stridesOf(o->name, v.rank()),
-                          "output " + o->name};
-    }
-    case CrossingTensor::Kind::View:
-      break;
-    }
-    throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
-                       " through a view output, which the pointwise code generator does not "
-                       "support yet");
   }
 
   size_t tensorIndex(const Value &v, bool written) const {

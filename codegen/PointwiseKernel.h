@@ -16,19 +16,12 @@
 #pragma once
 
 #include "codegen/KernelPlan.h"
+#include "codegen/KernelTensors.h"
 #include "passes/Segmentation.h"
 
 #include <map>
 
 namespace fuserc {
-
-// Where a tensor passed between segments lives in the workspace.
-using WorkspaceOffsets = std::map<const Value *, Extent>;
-
-struct EmittedKernel {
-  KernelPlan plan;
-  std::string source; // CUDA: argument struct and __global__ functions
-};
 
 EmittedKernel emitPointwiseKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
                                   const WorkspaceOffsets &workspace);

@@ -19,15 +19,6 @@
 namespace fuserc {
 namespace {
 
-std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
-                            const std::function<std::string(const std::string &)> &sym) {
-  Extent stride = 1;
-  auto pos = std::find(layout.begin(), layout.end(), static_cast<int64_t>(dim));
-  for (auto it = pos + 1; it != layout.end(); ++it)
-    stride = stride * shape[static_cast<size_t>(*it)];
-  return extentToCode(stride, sym);
-}
-
 DType mathOf(const Value &v) {
   return v.dtype() == DType::F16 || v.dtype() == DType::BF16 ? DType::F32 : v.dtype();
 }
@@ -101,99 +92,19 @@ private:
       (reduced(d) ? k_.reducedDims : k_.keptDims).push_back(static_cast<size_t>(d));
   }
 
-  // Inputs first (in value order), then the stored outputs.
+  // Inputs first (in value order), then the stored outputs, each over the
+  // rows (per element) or reduced (per row).
   void collectTensors() {
-    for (const Value *v : seg_.segment.inputs()) {
-      if (v->isScalarInput()) {
-        k_.scalars.push_back(v);
-        continue;
-      }
-      k_.tensors.push_back(inputTensor(*v));
-    }
-    for (const Value *v : seg_.segment.writtenOutputs()) {
-      const bool perRow = k_.rows.isReducedShape(v->shape());
-      if (!perRow && !k_.rows.isDomainShape(v->shape()))
-        throw CodegenError(analysis_.quoted(*v) + " " + typeString(*v) +
+    KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "row reduction");
+    k_.scalars = std::move(operands.scalars);
+    for (KernelTensor &t : operands.tensors) {
+      const bool perRow = t.written && k_.rows.isReducedShape(t.value->shape());
+      if (t.written && !perRow && !k_.rows.isDomainShape(t.value->shape()))
+        throw CodegenError(analysis_.quoted(*t.value) + " " + typeString(*t.value) +
                            " is neither over the rows " + shapeString(k_.rows.domain) +
                            " nor reduced");
-      for (const FusionOutput *o : analysis_.outputsOf(*v)) {
-        if (o->kind == OutputKind::View)
-          continue;
-        k_.tensors.push_back(RowTensor{v, true, perRow, v->dtype(), outPointer(o->name),
-                                       stridesOf(o->name, v->rank()), "output " + o->name});
-      }
-      if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
-        k_.tensors.push_back(workspaceTensor(*v, *c, true, perRow));
+      k_.tensors.push_back(RowTensor{std::move(t), perRow});
     }
-  }
-
-  static std::string outPointer(const std::string &name) {
-    return "(char *)out_" + name + "->data + out_" + name + "->byte_offset";
-  }
-
-  static std::vector<std::string> stridesOf(const std::string &name, size_t rank) {
-    std::vector<std::string> s;
-    for (size_t d = 0; d < rank; ++d)
-      s.push_back("stride_" + name + "_" + std::to_string(d));
-    return s;
-  }
-
-  const CrossingTensor *crossing(const Value &v) const {
-    for (const CrossingTensor &c : sf_.crossing)
-      if (c.value == &v)
-        return &c;
-    return nullptr;
-  }
-
-  RowTensor workspaceTensor(const Value &v, const CrossingTensor &c, bool written, bool perRow) {
-    auto it = workspace_.find(&v);
-    if (it == workspace_.end())
-      throw CodegenError("no workspace slot for " + analysis_.quoted(v));
-    auto sym = [](const std::string &s) { return "sym_" + s; };
-    RowTensor t{&v,
-                written,
-                perRow,
-                c.storage,
-                "ws + " + extentToCode(it->second, sym),
-                {},
-                "workspace " + analysis_.name(v)};
-    const Layout layout = analysis_.storedLayout(v);
-    for (size_t d = 0; d < v.rank(); ++d)
-      t.strides.push_back(denseStrideCode(v.shape(), layout, d, sym));
-    return t;
-  }
-
-  RowTensor inputTensor(const Value &v) {
-    if (v.isInput())
-      return RowTensor{&v,
-                       false,
-                       false,
-                       v.dtype(),
-                       "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
-                       stridesOf(v.name(), v.rank()),
-                       "input " + v.name()};
-    const CrossingTensor *c = crossing(v);
-    if (!c)
-      throw CodegenError("the segment reads " + analysis_.quoted(v) +
-                         ", which no other segment passes to it");
-    switch (c->kind) {
-    case CrossingTensor::Kind::Workspace:
-      return workspaceTensor(v, *c, false, false);
-    case CrossingTensor::Kind::Output: {
-      const FusionOutput *o = analysis_.outputsOf(v).front();
-      return RowTensor{&v,
-                       false,
-                       false,
-                       v.dtype(),
-                       outPointer(o->name),
-                       stridesOf(o->name, v.rank()),
-                       "output " + o->name};
-    }
-    case CrossingTensor::Kind::View:
-      break;
-    }
-    throw CodegenError("the segment reads " + analysis_.quoted(v) +
-                       " through a view output, which row reduction kernels do not support yet");
   }
 
   size_t tensorIndex(const Value &v) const {

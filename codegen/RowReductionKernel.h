@@ -22,7 +22,8 @@
 // per row by the row's first thread. Indices are 64-bit.
 #pragma once
 
-#include "codegen/PointwiseKernel.h"
+#include "codegen/KernelPlan.h"
+#include "codegen/KernelTensors.h"
 
 namespace fuserc {
 

@@ -4,7 +4,8 @@
 // launch block (variant selection by row length) and the KernelPlan.
 #pragma once
 
-#include "codegen/PointwiseKernel.h"
+#include "codegen/KernelPlan.h"
+#include "codegen/KernelTensors.h"
 #include "schedulers/SchedulerChecks.h"
 
 #include <string>
@@ -30,22 +31,14 @@ struct RowVariant {
 // Ordered as the host tries them: the first persistent variant whose
 // capacity holds the row wins, the looped one takes the rest (and L == 0).
 inline constexpr RowVariant kRowVariants[] = {
-    {"warp32x4", 32, 4, 4},
-    {"block256x4", 256, 4, 1},
-    {"block512x16", 512, 16, 1},
-    {"block1024x16", 1024, 16, 1},
-    {"loop512", 512, 0, 1},
+    {"warp32x4", 32, 4, 4},        {"block256x4", 256, 4, 1}, {"block512x16", 512, 16, 1},
+    {"block1024x16", 1024, 16, 1}, {"loop512", 512, 0, 1},
 };
 
-// One tensor the kernel reads or writes.
-struct RowTensor {
-  const Value *value;
-  bool written;
-  bool perRow; // one element per row (reduced shape)
-  DType storage;
-  std::string pointer;              // host: char* expression
-  std::vector<std::string> strides; // host: element stride per logical dim
-  std::string what;                 // for comments
+// One tensor the kernel reads or writes, and whether it holds one element
+// per row (a reduced shape) rather than one per row element.
+struct RowTensor : KernelTensor {
+  bool perRow = false;
 };
 
 struct RowKernel {

@@ -1,7 +1,7 @@
 // Code generation tests: pointwise kernels for real fusions compile with
 // NVRTC (for sm_80 and sm_90), every elementwise op of ops.td has CUDA that
 // compiles, and segments without a code generator are refused by name.
-#include "TestSupport.h"
+#include "CodegenTestSupport.h"
 
 #include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
@@ -19,55 +19,10 @@
 namespace fuserc {
 namespace {
 
-struct Generated {
-  std::string source;
-  std::vector<FusionCode> code;
-  std::string error;
-};
-
-// `only`: restrict the schedulers (like --schedulers), e.g. to force the
-// pointwise code generator onto index transforms the transpose scheduler
-// would otherwise claim.
-Generated generate(std::string_view text, std::vector<std::string> only = {}) {
-  Generated g;
-  test::Loaded r = test::load(text);
-  EXPECT_TRUE(r.ok) << r.diagnostics;
-  if (!r.ok)
-    return g;
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  DiagnosticEngine diag(os);
-  CompileOptions options;
-  SchedulerRegistry registry;
-  registerBuiltinSchedulers(registry);
-  auto selected = registry.select(only);
-  PipelineResult result =
-      runPipeline(r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
-  EXPECT_EQ(result.status, PipelineResult::Status::Ok) << result.message << os.str();
-  try {
-    for (const SegmentedFusion &s : result.segmentations)
-      g.code.push_back(generateFusionCode(s));
-    g.source = moduleCudaSource(g.code);
-  } catch (const CodegenError &e) {
-    g.error = e.what();
-  }
-  return g;
-}
-
-std::string fileText(const std::string &relative) {
-  std::string path = std::string(FUSERC_SOURCE_DIR) + "/" + relative;
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  EXPECT_TRUE(bool(buffer)) << path;
-  return buffer ? (*buffer)->getBuffer().str() : "";
-}
-
-void expectCompiles(const Generated &g, std::vector<const char *> archs = {"sm_80", "sm_90"}) {
-  ASSERT_EQ(g.error, "");
-  for (const char *arch : archs) {
-    NvrtcOutput out = compileWithNvrtc(g.source, "fusion.cu", arch, false, defaultNvrtcOptions());
-    ASSERT_TRUE(out.ok) << arch << ":\n" << out.log << "\n" << g.source;
-  }
-}
+using test::expectCompiles;
+using test::fileText;
+using test::generate;
+using test::Generated;
 
 TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
   Generated g = generate(fileText("bench/cases/bias_relu_nhwc.fus"));

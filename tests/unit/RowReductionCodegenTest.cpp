@@ -1,7 +1,7 @@
 // Row reduction code generation: normalization and reduction segments whose
 // reduced axes are innermost in memory compile with NVRTC (sm_80, sm_90) in
 // every variant; outer reductions are refused as not generated yet.
-#include "TestSupport.h"
+#include "CodegenTestSupport.h"
 
 #include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
@@ -14,52 +14,10 @@
 namespace fuserc {
 namespace {
 
-struct Generated {
-  std::string source;
-  std::vector<FusionCode> code;
-  std::string error;
-};
-
-Generated generate(std::string_view text, std::string_view name = "test.fus") {
-  Generated g;
-  test::Loaded r = test::load(text, name);
-  EXPECT_TRUE(r.ok) << r.diagnostics;
-  if (!r.ok)
-    return g;
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  DiagnosticEngine diag(os);
-  CompileOptions options;
-  SchedulerRegistry registry;
-  registerBuiltinSchedulers(registry);
-  auto selected = registry.select({});
-  PipelineResult result =
-      runPipeline(r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
-  EXPECT_EQ(result.status, PipelineResult::Status::Ok) << result.message << os.str();
-  try {
-    for (const SegmentedFusion &s : result.segmentations)
-      g.code.push_back(generateFusionCode(s));
-    g.source = moduleCudaSource(g.code);
-  } catch (const CodegenError &e) {
-    g.error = e.what();
-  }
-  return g;
-}
-
-std::string fileText(const std::string &relative) {
-  std::string path = std::string(FUSERC_SOURCE_DIR) + "/" + relative;
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  EXPECT_TRUE(bool(buffer)) << path;
-  return buffer ? (*buffer)->getBuffer().str() : "";
-}
-
-void expectCompiles(const Generated &g) {
-  ASSERT_EQ(g.error, "");
-  for (const char *arch : {"sm_80", "sm_90"}) {
-    NvrtcOutput out = compileWithNvrtc(g.source, "fusion.cu", arch, false, defaultNvrtcOptions());
-    ASSERT_TRUE(out.ok) << arch << ":\n" << out.log << "\n" << g.source;
-  }
-}
+using test::expectCompiles;
+using test::fileText;
+using test::generate;
+using test::Generated;
 
 // The one kernel of the one fusion, which must be a row reduction of
 // `scheduler` with the four variants.
@@ -71,8 +29,8 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   std::vector<std::string> suffixes;
   for (const KernelVariant &v : k.variants)
     suffixes.push_back(v.symbol.substr(k.name.size() + 1));
-  EXPECT_EQ(suffixes,
-            (std::vector<std::string>{"warp32x4", "block256x4", "block512x16", "block1024x16", "loop512"}));
+  EXPECT_EQ(suffixes, (std::vector<std::string>{"warp32x4", "block256x4", "block512x16",
+                                                "block1024x16", "loop512"}));
   return k;
 }
 
@@ -109,7 +67,7 @@ TEST(RowReductionCodegen, InnerSumCompilesAsAReduction) {
 }
 
 TEST(RowReductionCodegen, CompositeLayerNormExamplesCompile) {
-  Generated g = generate(fileText("examples/layernorm.yaml"), "layernorm.yaml");
+  Generated g = test::generate(fileText("examples/layernorm.yaml"), {}, "layernorm.yaml");
   expectCompiles(g);
   ASSERT_EQ(g.code.size(), 2u);
   for (const FusionCode &f : g.code)

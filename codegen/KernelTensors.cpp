@@ -1,0 +1,124 @@
+// Kernel operands and their host addresses (see KernelTensors.h).
+#include "codegen/KernelTensors.h"
+
+#include "codegen/CodegenError.h"
+
+#include <algorithm>
+
+namespace fuserc {
+namespace {
+
+std::string outPointer(const std::string &name) {
+  return "(char *)out_" + name + "->data + out_" + name + "->byte_offset";
+}
+
+std::vector<std::string> stridesOf(const std::string &name, size_t rank) {
+  std::vector<std::string> s;
+  for (size_t d = 0; d < rank; ++d)
+    s.push_back("stride_" + name + "_" + std::to_string(d));
+  return s;
+}
+
+class OperandCollector {
+public:
+  OperandCollector(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                   const WorkspaceOffsets &workspace, const std::string &kind)
+      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace), kind_(kind) {}
+
+  KernelOperands run() {
+    KernelOperands out;
+    for (const Value *v : seg_.segment.inputs()) {
+      if (v->isScalarInput())
+        out.scalars.push_back(v);
+      else
+        out.tensors.push_back(input(*v));
+    }
+    for (const Value *v : seg_.segment.writtenOutputs()) {
+      for (const FusionOutput *o : analysis_.outputsOf(*v))
+        if (o->kind != OutputKind::View)
+          out.tensors.push_back({v, true, v->dtype(), outPointer(o->name),
+                                 stridesOf(o->name, v->rank()), "output " + o->name});
+      if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
+        out.tensors.push_back(workspaceSlot(*v, *c, true));
+    }
+    return out;
+  }
+
+private:
+  const CrossingTensor *crossing(const Value &v) const {
+    for (const CrossingTensor &c : sf_.crossing)
+      if (c.value == &v)
+        return &c;
+    return nullptr;
+  }
+
+  KernelTensor workspaceSlot(const Value &v, const CrossingTensor &c, bool written) const {
+    auto it = workspace_.find(&v);
+    if (it == workspace_.end())
+      throw CodegenError("no workspace slot for " + analysis_.quoted(v));
+    auto sym = [](const std::string &s) { return "sym_" + s; };
+    KernelTensor t{&v,        written,
+                   c.storage, "ws + " + extentToCode(it->second, sym),
+                   {},        "workspace " + analysis_.name(v)};
+    const Layout layout = analysis_.storedLayout(v);
+    for (size_t d = 0; d < v.rank(); ++d)
+      t.strides.push_back(denseStrideCode(v.shape(), layout, d, sym));
+    return t;
+  }
+
+  KernelTensor input(const Value &v) const {
+    if (v.isInput())
+      return {&v,
+              false,
+              v.dtype(),
+              "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
+              stridesOf(v.name(), v.rank()),
+              "input " + v.name()};
+    const CrossingTensor *c = crossing(v);
+    if (!c)
+      throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
+                         ", which no other segment passes to it");
+    switch (c->kind) {
+    case CrossingTensor::Kind::Workspace:
+      return workspaceSlot(v, *c, false);
+    case CrossingTensor::Kind::Output: {
+      const FusionOutput *o = analysis_.outputsOf(v).front();
+      return {&v,
+              false,
+              v.dtype(),
+              outPointer(o->name),
+              stridesOf(o->name, v.rank()),
+              "output " + o->name};
+    }
+    case CrossingTensor::Kind::View:
+      break;
+    }
+    throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
+                       " through a view output, which " + kind_ + " kernels do not support yet");
+  }
+
+  const SegmentedFusion &sf_;
+  const ScheduledSegment &seg_;
+  const FusionAnalysis &analysis_;
+  const WorkspaceOffsets &workspace_;
+  std::string kind_;
+};
+
+} // namespace
+
+KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
+                                     const ScheduledSegment &segment,
+                                     const WorkspaceOffsets &workspace, const std::string &kind) {
+  return OperandCollector(segmented, segment, workspace, kind).run();
+}
+
+std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
+                            const std::function<std::string(const std::string &)> &symbol) {
+  Extent stride = 1;
+  auto pos = std::find(layout.begin(), layout.end(), static_cast<int64_t>(dim));
+  for (auto it = pos + 1; it != layout.end(); ++it)
+    stride = stride * shape[static_cast<size_t>(*it)];
+  return extentToCode(stride, symbol);
+}
+
+} // namespace fuserc

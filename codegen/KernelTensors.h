@@ -1,0 +1,46 @@
+// The tensors a segment's kernel reads and writes, and where each lives in
+// the header's launch code: a fusion input (`in_x`), a fusion output
+// (`out_y`, for new buffers and in-place updates), or a slot of the
+// workspace for tensors passed between segments. Shared by every kernel
+// generator, so they all address memory the same way.
+#pragma once
+
+#include "passes/Segmentation.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+// Where a tensor passed between segments lives in the workspace.
+using WorkspaceOffsets = std::map<const Value *, Extent>;
+
+struct KernelTensor {
+  const Value *value = nullptr;
+  bool written = false;
+  DType storage = DType::F32;       // f32 for f16/bf16 values in the workspace
+  std::string pointer;              // host: char* expression
+  std::vector<std::string> strides; // host: element stride per logical dim
+  std::string what;                 // for comments: "input x", "output y", ...
+};
+
+struct KernelOperands {
+  // Inputs first (in value order), then every buffer the stored outputs go
+  // to (each non-view fusion output of the value, and its workspace slot).
+  std::vector<KernelTensor> tensors;
+  std::vector<const Value *> scalars; // scalar inputs, in value order
+};
+
+// Throws CodegenError for a tensor the segment cannot address yet (one
+// read through a view output); `kind` names the kernel kind in the message.
+KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
+                                     const ScheduledSegment &segment,
+                                     const WorkspaceOffsets &workspace, const std::string &kind);
+
+// C code for the stride of `dim` of a tensor dense in `layout`.
+std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
+                            const std::function<std::string(const std::string &)> &symbol);
+
+} // namespace fuserc

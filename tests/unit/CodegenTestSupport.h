@@ -1,0 +1,76 @@
+// Helpers shared by the code generation tests: run the pipeline and the code
+// generator on a fusion's source, read a repository file, and compile the
+// generated module with NVRTC.
+#pragma once
+
+#include "TestSupport.h"
+
+#include "codegen/CodegenError.h"
+#include "codegen/FusionCodegen.h"
+#include "packaging/NvrtcCompiler.h"
+#include "passes/Pipeline.h"
+#include "schedulers/SchedulerRegistry.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace fuserc::test {
+
+struct Generated {
+  std::string source;
+  std::vector<FusionCode> code;
+  std::string error; // the CodegenError, when there was one
+};
+
+// `only`: restrict the schedulers (like --schedulers), e.g. to force the
+// pointwise code generator onto index transforms the transpose scheduler
+// would otherwise claim. `name` decides the form (".yaml" for YAML).
+inline Generated generate(std::string_view text, std::vector<std::string> only = {},
+                          std::string_view name = "test.fus") {
+  Generated g;
+  Loaded r = load(text, name);
+  EXPECT_TRUE(r.ok) << r.diagnostics;
+  if (!r.ok)
+    return g;
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  DiagnosticEngine diag(os);
+  CompileOptions options;
+  SchedulerRegistry registry;
+  registerBuiltinSchedulers(registry);
+  auto selected = registry.select(only);
+  PipelineResult result =
+      runPipeline(r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
+  EXPECT_EQ(result.status, PipelineResult::Status::Ok) << result.message << os.str();
+  try {
+    for (const SegmentedFusion &s : result.segmentations)
+      g.code.push_back(generateFusionCode(s));
+    g.source = moduleCudaSource(g.code);
+  } catch (const CodegenError &e) {
+    g.error = e.what();
+  }
+  return g;
+}
+
+// A file of the repository, by its path from the root.
+inline std::string fileText(const std::string &relative) {
+  std::string path = std::string(FUSERC_SOURCE_DIR) + "/" + relative;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  EXPECT_TRUE(bool(buffer)) << path;
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+inline void expectCompiles(const Generated &g,
+                           std::vector<const char *> archs = {"sm_80", "sm_90"}) {
+  ASSERT_EQ(g.error, "");
+  for (const char *arch : archs) {
+    NvrtcOutput out = compileWithNvrtc(g.source, "fusion.cu", arch, false, defaultNvrtcOptions());
+    ASSERT_TRUE(out.ok) << arch << ":\n" << out.log << "\n" << g.source;
+  }
+}
+
+} // namespace fuserc::test
