@@ -112,6 +112,16 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
   return OperandCollector(segmented, segment, workspace, kind).run();
 }
 
+std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols) {
+  return "((I)" +
+         extentToCode(extent,
+                      [&](const std::string &s) {
+                        size_t k = std::find(symbols.begin(), symbols.end(), s) - symbols.begin();
+                        return "a.sym[" + std::to_string(k) + "]";
+                      }) +
+         ")";
+}
+
 std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
                             const std::function<std::string(const std::string &)> &symbol) {
   Extent stride = 1;

@@ -39,6 +39,10 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
                                      const ScheduledSegment &segment,
                                      const WorkspaceOffsets &workspace, const std::string &kind);
 
+// An extent in kernel code, as the index type `I`: symbols are read from
+// the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.
+std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols);
+
 // C code for the stride of `dim` of a tensor dense in `layout`.
 std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
                             const std::function<std::string(const std::string &)> &symbol);

@@ -109,14 +109,7 @@ private:
   std::vector<std::string> symbols() const { return sf_.fusion->symbols(); }
 
   std::string kernelSymbolExtent(const Extent &e) const {
-    std::vector<std::string> syms = symbols();
-    return "((I)" +
-           extentToCode(e,
-                        [&](const std::string &s) {
-                          size_t k = std::find(syms.begin(), syms.end(), s) - syms.begin();
-                          return "a.sym[" + std::to_string(k) + "]";
-                        }) +
-           ")";
+    return kernelExtentCode(e, sf_.fusion->symbols());
   }
 
   // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).

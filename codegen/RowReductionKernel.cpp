@@ -125,14 +125,7 @@ private:
   }
 
   std::string kernelSymbolExtent(const Extent &e) const {
-    std::vector<std::string> syms = sf_.fusion->symbols();
-    return "((I)" +
-           extentToCode(e,
-                        [&](const std::string &s) {
-                          size_t k = std::find(syms.begin(), syms.end(), s) - syms.begin();
-                          return "a.sym[" + std::to_string(k) + "]";
-                        }) +
-           ")";
+    return kernelExtentCode(e, sf_.fusion->symbols());
   }
 
   std::string kernelName(const RowVariant &v) const { return rowKernelName(k_, v); }
