@@ -21,8 +21,6 @@ namespace {
 
 constexpr std::string_view kStages[] = {"parsed",   "canonicalize", "layout", "alias",
                                         "segments", "schedule",     "cuda"};
-constexpr std::string_view kImplemented[] = {"parsed",   "canonicalize", "layout", "alias",
-                                             "segments", "schedule",     "cuda"};
 
 class PipelineRun {
 public:
@@ -142,11 +140,6 @@ private:
 } // namespace
 
 std::span<const std::string_view> pipelineStages() { return kStages; }
-
-bool isStageImplemented(std::string_view stage) {
-  return std::find(std::begin(kImplemented), std::end(kImplemented), stage) !=
-         std::end(kImplemented);
-}
 
 int stageNumber(std::string_view stage) {
   auto it = std::find(std::begin(kStages), std::end(kStages), stage);

@@ -25,7 +25,6 @@
 namespace fuserc {
 
 std::span<const std::string_view> pipelineStages();
-bool isStageImplemented(std::string_view stage);
 // 1-based position of `stage` in pipelineStages() (for NN-stage.txt names).
 int stageNumber(std::string_view stage);
 
