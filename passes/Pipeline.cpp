@@ -84,7 +84,7 @@ public:
       }
     }
     finishStage("schedule", "txt", [&](llvm::raw_ostream &os) { printSchedule(result_.code, os); });
-    finishStage("cuda", "cu", [&](llvm::raw_ostream &os) { os << moduleCudaSource(result_.code); });
+    finishStage("cuda", "txt", [&](llvm::raw_ostream &os) { os << moduleCudaSource(result_.code); });
     return std::move(result_);
   }
 
