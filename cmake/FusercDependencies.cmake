@@ -13,13 +13,17 @@ target_link_libraries(fuserc_llvm_support INTERFACE LLVMSupport)
 add_library(fuserc_llvm_tablegen INTERFACE)
 target_link_libraries(fuserc_llvm_tablegen INTERFACE fuserc_llvm_support LLVMTableGen)
 
-find_program(FILECHECK_EXECUTABLE FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
-find_program(LLVM_NOT_EXECUTABLE not HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
-find_file(LIT_SCRIPT lit.py HINTS ${LLVM_INSTALL_PREFIX}/build/utils/lit REQUIRED)
-
 find_package(CLI11 REQUIRED CONFIG)
 find_package(yaml-cpp REQUIRED CONFIG)
-find_package(GTest REQUIRED)
 find_path(DLPACK_INCLUDE_DIR dlpack/dlpack.h REQUIRED)
 find_package(CUDAToolkit REQUIRED)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# Only the tests use these (a project that add_subdirectory()s fuserc need
+# not have them).
+if(FUSERC_BUILD_TESTS)
+  find_program(FILECHECK_EXECUTABLE FileCheck HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+  find_program(LLVM_NOT_EXECUTABLE not HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+  find_file(LIT_SCRIPT lit.py HINTS ${LLVM_INSTALL_PREFIX}/build/utils/lit REQUIRED)
+  find_package(GTest REQUIRED)
+endif()
