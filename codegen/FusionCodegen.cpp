@@ -2,9 +2,13 @@
 #include "codegen/FusionCodegen.h"
 
 #include "codegen/CodegenError.h"
+#include "codegen/ColumnReductionKernel.h"
 #include "codegen/CudaPrelude.h"
 #include "codegen/PointwiseKernel.h"
+#include "codegen/ReductionLayout.h"
 #include "codegen/RowReductionKernel.h"
+
+#include <optional>
 
 namespace fuserc {
 namespace {
@@ -40,9 +44,11 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
     workspace[c.value] = offset;
     offset = offset + Extent::ceilDiv(c.bytes, kWorkspaceAlignment) * kWorkspaceAlignment;
   }
-  code.workspaceBytes = offset;
+  // Then the scratch area the kernels share (KernelPlan.h), sized below.
+  const Extent scratchOffset = offset;
+  std::optional<Extent> scratch;
 
-  bool pointwise = false;
+  bool pointwise = false, columns = false;
   for (const ScheduledSegment &seg : segmented.segments) {
     const std::string scheduler(seg.scheduler->name());
     if (!seg.scheduler->needsKernel())
@@ -56,7 +62,12 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
       pointwise = true;
     } else if (scheduler == "normalization" || scheduler == "reduction") {
       try {
-        kernel = emitRowReductionKernel(segmented, seg, workspace);
+        if (chooseReductionGenerator(segmented, seg) == ReductionGenerator::Column) {
+          kernel = emitColumnReductionKernel(segmented, seg, workspace, scratchOffset);
+          columns = true;
+        } else {
+          kernel = emitRowReductionKernel(segmented, seg, workspace);
+        }
       } catch (const CodegenError &e) {
         throw CodegenError(where + ": " + e.what());
       }
@@ -64,11 +75,19 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
       throw CodegenError(where + ", and fuserc does not generate '" + scheduler +
                          "' kernels yet (only pointwise, normalization and reduction ones)");
     }
+    if (!kernel.plan.scratchBytes.isConstant(0)) {
+      const Extent bytes =
+          Extent::ceilDiv(kernel.plan.scratchBytes, kWorkspaceAlignment) * kWorkspaceAlignment;
+      scratch = scratch ? Extent::max(*scratch, bytes) : bytes;
+    }
     code.cudaSource += kernel.source;
     code.kernels.push_back(std::move(kernel.plan));
   }
+  code.workspaceBytes = scratch ? scratchOffset + *scratch : scratchOffset;
   if (pointwise)
     code.hostHelpers = pointwiseHostHelpers();
+  if (columns)
+    code.hostHelpers += columnReductionHostHelpers();
   return code;
 }
 

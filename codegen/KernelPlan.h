@@ -22,6 +22,14 @@
 // The block evaluates `st = NAME_launch_kernel(...)` and `return st;` when it
 // is not NAME_OK. `NAME` in the block is written literally as `FUSERC_NAME`,
 // which the header writer replaces.
+//
+// Workspace. `ws` holds, in order, each 256-aligned: the tensors passed
+// between segments (KernelTensors.h), then one scratch area the kernels of
+// the fusion share (they run one after another on `stream`), as large as
+// the largest `scratchBytes` of its kernels. A generator that needs scratch
+// is told the area's offset (a symbolic extent) before it writes its host
+// block, which addresses it as `ws + <offset>`; it must use at most
+// `scratchBytes` there, for every binding of the symbols.
 #pragma once
 
 #include "ir/Extent.h"
@@ -48,6 +56,7 @@ struct KernelPlan {
   Extent bytesMoved;          // global-memory bytes read + written, symbolic
   std::string argsStruct;     // C definition of the kernel's by-value argument struct
   std::string hostLaunch;     // C statements (see the contract above)
+  Extent scratchBytes = 0;    // workspace scratch the host block uses, symbolic; 0 when none
 };
 
 // One segment's kernel, as a generator returns it.
@@ -60,7 +69,7 @@ struct FusionCode {
   std::string fusion;
   std::string cudaSource; // every kernel of the fusion, one translation unit
   std::vector<KernelPlan> kernels;
-  Extent workspaceBytes;   // symbolic; 0 when none
+  Extent workspaceBytes;   // symbolic, crossing tensors and scratch; 0 when none
   std::string hostHelpers; // C definitions the host launch blocks share (may be empty)
   // Non-empty when no code could be generated: why (a segment whose
   // scheduler has no code generator yet). Only dumps without -o see this.

@@ -131,4 +131,22 @@ std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layo
   return extentToCode(stride, symbol);
 }
 
+std::string decomposeIndexCode(const std::string &index, const std::vector<size_t> &dims,
+                               const std::string &tag, const std::string &rem,
+                               const std::string &pad) {
+  if (dims.empty())
+    return "";
+  std::string s = pad + "I " + rem + " = " + index + ";\n";
+  for (size_t k = dims.size(); k-- > 0;) {
+    const std::string d = std::to_string(dims[k]), c = "c" + d + tag;
+    if (k == 0) {
+      s += pad + "const I " + c + " = " + rem + ";\n";
+      continue;
+    }
+    s += pad + "const I " + c + " = " + rem + " % (I)a.size[" + d + "];\n";
+    s += pad + rem + " = " + rem + " / (I)a.size[" + d + "];\n";
+  }
+  return s;
+}
+
 } // namespace fuserc

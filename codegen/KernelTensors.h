@@ -43,6 +43,13 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
 // the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols);
 
+// Kernel statements declaring `const I c<d><tag>` for `dims` (memory order,
+// outermost first) from the linear index `index`, innermost fastest, with
+// `rem` as the running remainder; extents come from `a.size[d]`.
+std::string decomposeIndexCode(const std::string &index, const std::vector<size_t> &dims,
+                               const std::string &tag, const std::string &rem,
+                               const std::string &pad);
+
 // C code for the stride of `dim` of a tensor dense in `layout`.
 std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
                             const std::function<std::string(const std::string &)> &symbol);

@@ -1,0 +1,48 @@
+// Grouping a reduction's dims by memory order and choosing its generator
+// (see ReductionLayout.h).
+#include "codegen/ReductionLayout.h"
+
+#include <algorithm>
+
+namespace fuserc {
+
+ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows) {
+  ReductionGrouping g;
+  g.order = analysis.storedLayout(*rows.reductions.front()->operand(0));
+  auto reduced = [&](int64_t d) {
+    return std::find(rows.axes.begin(), rows.axes.end(), d) != rows.axes.end();
+  };
+  // Walk memory order: kept dims before the first reduced dim are outer,
+  // kept dims after it are inner; a reduced dim after an inner kept one
+  // interleaves.
+  for (int64_t d : g.order) {
+    const size_t dim = static_cast<size_t>(d);
+    if (rows.domain[dim].isConstant(1))
+      continue;
+    if (reduced(d)) {
+      if (!g.innerKept.empty())
+        g.kind = ReductionGrouping::Kind::Interleaved;
+      g.reduced.push_back(dim);
+    } else {
+      (g.reduced.empty() ? g.outerKept : g.innerKept).push_back(dim);
+    }
+  }
+  if (g.kind != ReductionGrouping::Kind::Interleaved && !g.innerKept.empty())
+    g.kind = ReductionGrouping::Kind::Outer;
+  return g;
+}
+
+ReductionGenerator chooseReductionGenerator(const SegmentedFusion &segmented,
+                                            const ScheduledSegment &segment) {
+  if (segment.scheduler->name() != "reduction")
+    return ReductionGenerator::Row;
+  auto found = findReductionRows(segment.segment, "a reduction kernel reduces one set of axes");
+  if (!std::holds_alternative<ReductionRows>(found))
+    return ReductionGenerator::Row; // the row generator reports why
+  const ReductionGrouping g =
+      groupReductionDims(*segmented.analysis, std::get<ReductionRows>(found));
+  return g.kind == ReductionGrouping::Kind::Inner ? ReductionGenerator::Row
+                                                  : ReductionGenerator::Column;
+}
+
+} // namespace fuserc

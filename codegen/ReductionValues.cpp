@@ -1,0 +1,37 @@
+// Accumulator and store conversions of reduction kernels (see
+// ReductionValues.h).
+#include "codegen/ReductionValues.h"
+
+#include "codegen/BlockReduce.h"
+#include "codegen/CudaTypes.h"
+
+namespace fuserc {
+
+DType computeDType(const Value &value) {
+  return value.dtype() == DType::F16 || value.dtype() == DType::BF16 ? DType::F32 : value.dtype();
+}
+
+std::string reductionInputAsAccumulator(const Op &op, const std::string &var) {
+  const Value &in = *op.operand(0);
+  const DType result = op.result()->dtype();
+  const DType resultMath = result == DType::F16 || result == DType::BF16 ? DType::F32 : result;
+  std::string asResult = cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), result);
+  return cudaConvert(asResult, resultMath, reductionAccumulator(result));
+}
+
+std::string storedExpression(ValueEmitter &emitter, const Value &value, DType storage,
+                             bool foldCast, const Coords &coords) {
+  const Op *op = value.definingOp();
+  if (foldCast && op && op->kind() == OpKind::Cast && storage == value.dtype() &&
+      (storage == DType::F16 || storage == DType::BF16)) {
+    const Value &in = *op->operand(0);
+    std::string var = emitter.emit(in, coords);
+    return cudaToStorage(
+        cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), DType::F32), storage);
+  }
+  const DType math = storage == value.dtype() ? value.dtype() : storage;
+  return cudaToStorage(cudaConvert(emitter.emit(value, coords), computeDType(value), math),
+                       storage);
+}
+
+} // namespace fuserc

@@ -1,0 +1,28 @@
+// How reduction kernels turn values into accumulators and stored results:
+// a reduction's input converted to its accumulator type, and the
+// expression stored into an output of a given storage dtype (a cast to
+// f16 / bf16 computed in the kernel is stored from its input, so it is
+// rounded once). Shared by the row and column generators.
+#pragma once
+
+#include "codegen/ValueEmitter.h"
+#include "schedulers/Segment.h"
+
+#include <string>
+
+namespace fuserc {
+
+// The dtype `value` is computed in: f32 for f16 / bf16.
+DType computeDType(const Value &value);
+
+// `var`, the value of reduction `op`'s input, as the reduction's
+// accumulator type (through the result dtype, as the reference does).
+std::string reductionInputAsAccumulator(const Op &op, const std::string &var);
+
+// The expression stored for `value` at `coords` into memory of `storage`
+// dtype; `foldCast`: whether a cast defining `value` may be folded into the
+// store (the cast is an op of the segment and not a reduction result).
+std::string storedExpression(ValueEmitter &emitter, const Value &value, DType storage,
+                             bool foldCast, const Coords &coords);
+
+} // namespace fuserc

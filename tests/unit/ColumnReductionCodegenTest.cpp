@@ -1,0 +1,209 @@
+// Column reduction code generation: reduction segments whose reduced dims
+// are not innermost in memory (outer and middle reductions) compile with
+// NVRTC (sm_80, sm_90) in every variant, size their split scratch in the
+// workspace, and layouts that do not group as [outer kept][reduced][inner
+// kept] are refused with a message saying so.
+#include "CodegenTestSupport.h"
+
+#include <gtest/gtest.h>
+
+namespace fuserc {
+namespace {
+
+using test::expectCompiles;
+using test::fileText;
+using test::generate;
+using test::Generated;
+
+std::vector<std::string> variantSuffixes(const KernelPlan &k) {
+  std::vector<std::string> suffixes;
+  for (const KernelVariant &v : k.variants)
+    suffixes.push_back(v.symbol.substr(k.name.size() + 1));
+  return suffixes;
+}
+
+std::string parameter(const KernelPlan &k, const std::string &key) {
+  for (const auto &[name, value] : k.parameters)
+    if (name == key)
+      return value;
+  ADD_FAILURE() << "no parameter " << key;
+  return "";
+}
+
+// The one column-reduction kernel of the one fusion.
+const KernelPlan &onlyColumnKernel(const Generated &g) {
+  EXPECT_EQ(g.code.size(), 1u);
+  EXPECT_EQ(g.code.at(0).kernels.size(), 1u);
+  const KernelPlan &k = g.code.at(0).kernels.at(0);
+  EXPECT_EQ(k.scheduler, "reduction");
+  EXPECT_EQ(variantSuffixes(k).back(), "combine");
+  return k;
+}
+
+Generated generateAndCompile(const std::string &source) {
+  Generated g = generate(source);
+  expectCompiles(g);
+  return g;
+}
+
+TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants) {
+  Generated g = generate(fileText("bench/cases/sum_outer.fus"));
+  expectCompiles(g);
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(variantSuffixes(k),
+            (std::vector<std::string>{"tile_vec4", "tile_vec1", "general", "combine"}));
+  EXPECT_EQ(parameter(k, "reduced_dims"), "(0)");
+  EXPECT_EQ(parameter(k, "inner_kept_dims"), "(1)");
+  // 64 splits of an f32 partial per column, in the workspace.
+  EXPECT_EQ(k.scratchBytes.str(), "256*N");
+  EXPECT_EQ(g.code.at(0).workspaceBytes.str(), "256*N");
+  EXPECT_EQ(k.bytesMoved.str(), "4*M*N + 4*N");
+  EXPECT_NE(k.hostLaunch.find("fuserc_col_splits(a.tiles, a.len, &a.splits, &a.chunk)"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("\"sum_outer_k0_combine\""), std::string::npos);
+  EXPECT_NE(g.code.at(0).hostHelpers.find("fuserc_col_plan"), std::string::npos);
+  // Whole 16-byte loads of 4 columns, and no floating-point atomics.
+  EXPECT_NE(g.source.find("*(fuserc_bytes16 *)t0_l[0] = *(const fuserc_bytes16 *)&t0_p[0];"),
+            std::string::npos);
+  EXPECT_EQ(g.source.find("atomicAdd"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, GeluBiasGradientIsAMiddleGroupedColumnReduction) {
+  Generated g = test::generate(fileText("bench/cases/gelu_bwd_bias_grad.yaml"), {},
+                               "gelu_bwd_bias_grad.yaml");
+  expectCompiles(g);
+  ASSERT_EQ(g.code.size(), 1u);
+  const KernelPlan *column = nullptr;
+  for (const KernelPlan &k : g.code[0].kernels)
+    if (k.scheduler == "reduction")
+      column = &k;
+  ASSERT_NE(column, nullptr);
+  EXPECT_EQ(parameter(*column, "reduced_dims"), "(0, 1)");
+  EXPECT_EQ(parameter(*column, "inner_kept_dims"), "(2)");
+  EXPECT_EQ(column->scratchBytes.str(), "256*H");
+}
+
+TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: f32[M, N]\n"
+                                   "  s = sum(x, axes=[0])\n"
+                                   "  p = prod(x, axes=[0])\n"
+                                   "  hi = max(x, axes=[0])\n"
+                                   "  lo = min(x, axes=[0])\n"
+                                   "  m = mean(x, axes=[0])\n"
+                                   "  v = var(x, axes=[0])\n"
+                                   "  v0 = var(x, axes=[0], correction=0)\n"
+                                   "  output s\n  output p\n  output hi\n  output lo\n"
+                                   "  output m\n  output v\n  output v0\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  // Two Welford partials (mean, m2) per var: 9 accumulators of 64 splits.
+  EXPECT_EQ(k.scratchBytes.str(), "2304*N");
+  EXPECT_NE(g.source.find("fuserc_welford_push("), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_welford_merge("), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_max(L - 1LL, 0LL)"), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_max(L - 0LL, 0LL)"), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_red_mul()"), std::string::npos);
+  EXPECT_NE(g.source.find("/ (float)L"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, IntegerAndF64ReductionsAccumulateWide) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: i32[M, N]\n"
+                                   "  input y: f64[M, N]\n"
+                                   "  s = sum(x, axes=[0], dtype=i32)\n"
+                                   "  hi = max(x, axes=[0])\n"
+                                   "  v = var(y, axes=[0])\n"
+                                   "  output s\n  output hi\n  output v\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(parameter(k, "accumulate"), "i64 i64 f64");
+  EXPECT_EQ(parameter(k, "max_vector"), "2"); // an f64 input bounds 16-byte loads
+  EXPECT_NE(g.source.find("long long q0[2];"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: f32[A, R, K]\n"
+                                   "  y = sum(x, axes=[1], keepdim=true)\n"
+                                   "  output y\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(parameter(k, "outer_kept_dims"), "(0)");
+  EXPECT_EQ(parameter(k, "reduced_dims"), "(1)");
+  EXPECT_EQ(parameter(k, "inner_kept_dims"), "(2)");
+  EXPECT_EQ(k.scratchBytes.str(), "256*A*K");
+  // The outer coordinate offsets each read tensor through its domain stride.
+  EXPECT_NE(g.source.find("c0 * (I)a.dst[0][0]"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, HalfPrecisionInputsAccumulateInF32AndLoadEightColumns) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: bf16[M, N]\n"
+                                   "  input h: f16[M, N]\n"
+                                   "  s = sum(cast(x, dtype=f32), axes=[0])\n"
+                                   "  m = max(x, axes=[0])\n"
+                                   "  t = sum(mul(h, h), axes=[0])\n"
+                                   "  output s\n  output m\n  output t\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(parameter(k, "max_vector"), "8");
+  EXPECT_EQ(parameter(k, "accumulate"), "f32 f32 f32");
+  EXPECT_NE(g.source.find("__nv_bfloat16 t0_l[4][8]"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, EpilogueAndBroadcastPrologueInputs) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: f32[M, N]\n"
+                                   "  input w: f32[N]\n"
+                                   "  input b: f32[N]\n"
+                                   "  input scale: f32\n"
+                                   "  m = mean(mul(x, w), axes=[0])\n"
+                                   "  y = cast(add(mul(m, scale), b), dtype=bf16)\n"
+                                   "  output y\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(k.ops.size(), 5u);
+  // w is read in the prologue (through lanes), b only in the epilogue.
+  EXPECT_NE(g.source.find("t1_l[u][v]"), std::string::npos);
+  EXPECT_EQ(g.source.find("t2_l"), std::string::npos);
+  EXPECT_NE(g.source.find("__float2bfloat16_rn("), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, NonElementwisePrologueUsesTheGeneralVariantOnly) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: f32[M, N]\n"
+                                   "  y = sum(pad(x, dim=1, before=1, after=2), axes=[0])\n"
+                                   "  output y\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"general", "combine"}));
+  EXPECT_NE(k.selection.find("always (the prologue is not elementwise)"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, InterleavedKeptAndReducedDimsAreRefusedClearly) {
+  Generated g = generate("fusion f {\n"
+                         "  input x: f32[A, B, C]\n"
+                         "  y = sum(x, axes=[0, 2])\n"
+                         "  output y\n"
+                         "}\n");
+  EXPECT_NE(g.error.find("scheduled as 'reduction'"), std::string::npos) << g.error;
+  EXPECT_NE(g.error.find("'y' reduces axes [0, 2] of f32[A, B, C], whose kept and reduced dims "
+                         "interleave in memory order (layout (0, 1, 2))"),
+            std::string::npos)
+      << g.error;
+  EXPECT_NE(g.error.find("[outer kept dims][reduced dims][inner kept dims]"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, InnerReductionsStayWithTheRowGenerator) {
+  Generated g = generate(fileText("bench/cases/sum_inner.fus"));
+  expectCompiles(g);
+  ASSERT_EQ(g.code.size(), 1u);
+  EXPECT_EQ(parameter(g.code[0].kernels.at(0), "reduced_axes"), "[1]");
+  EXPECT_NE(variantSuffixes(g.code[0].kernels.at(0)).back(), "combine");
+  EXPECT_TRUE(g.code[0].kernels.at(0).scratchBytes.isConstant(0));
+}
+
+} // namespace
+} // namespace fuserc
