@@ -17,6 +17,7 @@ against eager guards the numbers (gpu/run_tests.py is the real test).
   python3 bench/run.py --fuserc .carry/bin/fuserc --interp .carry/bin/fuserc-interp \\
       --dlpack-include .carry/include --out $OUT/bench.json
   python3 bench/run.py ... --dry-run   # no GPU: fuserc, the C build, bytes per case
+  python3 bench/run.py ... --row-sweep 256,1024,8192,262144   # GB/s by row length
 """
 import argparse
 import json
@@ -51,6 +52,9 @@ def parse_args():
     p.add_argument("--warmup-ms", type=int, default=50)
     p.add_argument("--rep-ms", type=int, default=300)
     p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--row-sweep", default="",
+                   help="comma-separated row lengths N: instead of the suite, run the row cases "
+                        "(softmax, rmsnorm; --cases filters) at 2^28 / N rows of N, 1 GiB moved")
     return p.parse_args()
 
 
@@ -216,30 +220,50 @@ def print_table(rows, copy_gbps):
     print("\n".join(lines))
 
 
+def sweep_cases(args, torch_cases):
+    """(label, stem, case) per row case and row length of --row-sweep: bf16
+    rows of N, 2^28 / N of them (1 GiB read and written)."""
+    out = []
+    for stem in ("softmax", "rmsnorm"):
+        if args.cases not in stem:
+            continue
+        binding, scalars, implementation = torch_cases.CASES[stem]
+        for n in (int(x) for x in args.row_sweep.split(",")):
+            out.append(("%s N=%d" % (stem, n), stem, ({"M": 2**28 // n, "N": n}, scalars,
+                                                       implementation)))
+    return out
+
+
 def main():
     args = parse_args()
     import torch_cases
-    stems = [s for s in torch_cases.CASES if args.cases in s]
+    if args.row_sweep:
+        runs = sweep_cases(args, torch_cases)
+    else:
+        runs = [(s, s, torch_cases.CASES[s]) for s in torch_cases.CASES if args.cases in s]
     rows, copy_gbps, torch = [], None, None
     if not args.dry_run:
         import torch
         torch.empty(1, device="cuda")
         copy_gbps = measure_copy(args)
         print("copy 1 GiB: %.0f GB/s" % copy_gbps, flush=True)
-    for stem in stems:
-        built, reason = build_case(args, stem)
-        case = torch_cases.CASES[stem]
+    builds = {}
+    for label, stem, case in runs:
+        if stem not in builds:
+            builds[stem] = build_case(args, stem)
+        built, reason = builds[stem]
         source = os.path.join(ROOT, "bench", "cases", case_file(stem))
         spec = (built.signature if built else loader.interp_signature(args.interp, source))[0]
         if args.dry_run:
-            rows.append(dict(case=stem, bytes=bytes_moved(spec, case[0]),
+            rows.append(dict(case=label, bytes=bytes_moved(spec, case[0]),
                              fuserc=reason or "ok (built %s)" % os.path.basename(built.lib_path)))
             continue
         try:
             row = bench_case(args, stem, case, spec, built, reason)
         except Exception as e:  # one broken case must not hide the others' numbers
             row = dict(case=stem, bytes=0, fuserc="error: %s: %s" % (type(e).__name__, e))
-        print("%s: %s" % (stem, json.dumps(row)), flush=True)
+        row["case"] = label
+        print("%s: %s" % (label, json.dumps(row)), flush=True)
         rows.append(row)
         torch.cuda.empty_cache()
     out = args.out if not os.path.isdir(args.out) else os.path.join(args.out, "bench.json")

@@ -76,10 +76,11 @@ struct fuserc_red_min {
   }
 };
 
-// Combines `v` over the 32 lanes of a warp; every lane gets the result.
-template <typename T, typename C> __device__ __forceinline__ T fuserc_warp_reduce(T v, C c) {
+// Combines `v` over each aligned group of W lanes (W a power of two up to
+// 32); every lane of the group gets the result. All 32 lanes must call it.
+template <int W, typename T, typename C> __device__ __forceinline__ T fuserc_group_reduce(T v, C c) {
 #pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1)
+  for (int offset = W / 2; offset > 0; offset >>= 1)
     v = c(v, __shfl_xor_sync(0xffffffffu, v, offset));
   return v;
 }
@@ -89,7 +90,7 @@ template <typename T, typename C> __device__ __forceinline__ T fuserc_warp_reduc
 // barrier lets the block reuse `smem` from one reduction to the next.
 template <int NW, typename T, typename C>
 __device__ __forceinline__ T fuserc_block_reduce(T v, C c, T *smem) {
-  v = fuserc_warp_reduce(v, c);
+  v = fuserc_group_reduce<32>(v, c);
   if (NW == 1)
     return v;
   __syncthreads();

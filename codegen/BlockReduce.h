@@ -1,6 +1,6 @@
 // How a row reduction combines values in generated CUDA: the accumulator
 // each reduction kind uses, its identity and combiner, and the device
-// helpers that combine per-thread partials across a warp (shuffles) and a
+// helpers that combine per-thread partials across lanes (shuffles) and a
 // block (shared memory), leaving the result in every thread.
 //
 // Accumulators: f32 for f16 / bf16 / f32 results, f64 for f64, long long
@@ -27,7 +27,7 @@ std::string reductionCombiner(OpKind kind);
 // max / min use the extreme values).
 std::string reductionIdentity(OpKind kind, DType acc);
 
-// CUDA definitions of the combiners, fuserc_warp_reduce and
+// CUDA definitions of the combiners, fuserc_group_reduce and
 // fuserc_block_reduce, guarded so that every kernel may include them.
 const std::string &blockReduceCuda();
 

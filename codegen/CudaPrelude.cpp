@@ -56,6 +56,19 @@ template <typename T> __device__ __forceinline__ T fuserc_maximum(T a, T b) {
 template <typename T> __device__ __forceinline__ T fuserc_minimum(T a, T b) {
   return (a != a || b != b) ? a + b : (a < b ? a : b);
 }
+#if __CUDA_ARCH__ >= 800
+// One instruction on sm_80 and later (max.NaN / min.NaN).
+template <> __device__ __forceinline__ float fuserc_maximum(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+template <> __device__ __forceinline__ float fuserc_minimum(float a, float b) {
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+#endif
 template <typename T> __device__ __forceinline__ T fuserc_remainder(T a, T b) {
   T r = fmod(a, b);
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;

@@ -30,7 +30,56 @@ std::string rowKernelName(const RowKernel &rk, const RowVariant &v) {
   return rk.base + "_" + v.suffix;
 }
 
+std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vector) {
+  return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+}
+
 namespace {
+
+std::string launchShape(int block, int rowsPerBlock, const std::string &pad) {
+  return pad + "block = " + std::to_string(block) + ";\n" + pad + "groups = (a.rows + " +
+         std::to_string(rowsPerBlock - 1) + ") / " + std::to_string(rowsPerBlock) + ";\n";
+}
+
+// Statements setting `vec` to the contiguous variants' vector width when
+// every streamed tensor holds each row contiguously (its reduced dims
+// collapse to one run of stride 1): the widest when the rows and pointers
+// allow it, else 1.
+std::string contiguousCheck(const RowKernel &rk) {
+  std::string s = "    if (a.len >= 1) {\n";
+  s += "      int contiguous = 1, aligned = a.len % " + std::to_string(rk.vector) + " == 0;\n";
+  s += "      long long run;\n";
+  for (size_t t = 0; t < rk.tensors.size(); ++t) {
+    const std::optional<RowStream> &stream = rk.streams[t];
+    if (!stream || !stream->alongRow)
+      continue;
+    const std::string ts = std::to_string(t);
+    s += "      /* " + rk.tensors[t].what + " */\n";
+    s += "      run = 1;\n";
+    for (size_t k = rk.reducedDims.size(); k-- > 0;) {
+      const size_t d = rk.reducedDims[k];
+      const std::string size = "a.size[" + std::to_string(d) + "]";
+      const int dim = stream->map[d];
+      if (dim < 0) {
+        s += "      if (" + size + " != 1) contiguous = 0;\n";
+        continue;
+      }
+      s += "      if (" + size + " != 1 && a.st[" + ts + "][" + std::to_string(dim) +
+           "] != run) contiguous = 0;\n";
+      s += "      run *= " + size + ";\n";
+    }
+    const int bytes = rk.vector * static_cast<int>(dtypeBytes(rk.tensors[t].storage));
+    s += "      if ((uintptr_t)a.ptr[" + ts + "] % " + std::to_string(bytes) +
+         " != 0) aligned = 0;\n";
+    for (size_t d : rk.keptDims)
+      if (stream->map[d] >= 0)
+        s += "      if (a.st[" + ts + "][" + std::to_string(stream->map[d]) + "] % " +
+             std::to_string(rk.vector) + " != 0) aligned = 0;\n";
+  }
+  s += "      vec = contiguous ? (aligned ? " + std::to_string(rk.vector) + " : 1) : 0;\n";
+  s += "    }\n";
+  return s;
+}
 
 // The host block: fill the arguments, pick a variant by row length, launch.
 std::string hostLaunch(const RowKernel &rk) {
@@ -61,19 +110,35 @@ std::string hostLaunch(const RowKernel &rk) {
       s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
   }
   s += "  if (a.rows > 0) {\n";
+  s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
+  if (rk.contiguous())
+    s += contiguousCheck(rk);
+  s += "    if (vec) {\n";
+  for (const RowFastVariant &v : kRowFastVariants) {
+    const bool first = &v == &kRowFastVariants[0];
+    if (v.looped())
+      s += "      else {\n";
+    else
+      s += std::string(first ? "      if" : "      else if") +
+           " (a.len <= " + std::to_string(v.maxLength()) + ") {\n";
+    s += "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+         rowKernelName(rk, v, rk.vector) + "\";\n";
+    s += launchShape(v.block(), v.rowsPerBlock, "        ");
+    s += "      }\n";
+  }
+  s += "    } else {\n";
   for (const RowVariant &v : kRowVariants) {
     const bool first = &v == &kRowVariants[0];
     if (v.looped())
-      s += "    else {\n";
+      s += "      else {\n";
     else
-      s += std::string(first ? "    if" : "    else if") +
+      s += std::string(first ? "      if" : "      else if") +
            " (a.len >= 1 && a.len <= " + std::to_string(v.maxLength()) + ") {\n";
-    s += "      kernel = \"" + rowKernelName(rk, v) + "\";\n";
-    s += "      block = " + std::to_string(v.block()) + ";\n";
-    s += "      groups = (a.rows + " + std::to_string(v.rowsPerBlock - 1) + ") / " +
-         std::to_string(v.rowsPerBlock) + ";\n";
-    s += "    }\n";
+    s += "        kernel = \"" + rowKernelName(rk, v) + "\";\n";
+    s += launchShape(v.block(), v.rowsPerBlock, "        ");
+    s += "      }\n";
   }
+  s += "    }\n";
   s += "    if (groups > 2147483647LL)\n      groups = 2147483647LL;\n";
   s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, 0, &a, "
        "stream);\n";
@@ -107,6 +172,31 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
                      {"row_length_dims", dimsString(rk.reducedDims)},
                      {"reductions", reductions},
                      {"accumulate", accumulate}};
+  std::string streamed;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.streams[t])
+      streamed += (streamed.empty() ? "" : ", ") + rk.tensors[t].what +
+                  (rk.streams[t]->alongRow ? "" : " (one per row)");
+  plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
+  plan.parameters.push_back({"vector", std::to_string(rk.vector)});
+  for (const RowFastVariant &v : kRowFastVariants)
+    for (int vector : {rk.vector, 1}) {
+      std::string what =
+          v.looped() ? "a block of " + std::to_string(v.threads) +
+                           " threads per row streaming it, " + std::to_string(kRowStreamUnroll) +
+                           " vectors per thread per step, each phase re-reading"
+          : v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
+                                 std::to_string(v.rowsPerBlock) + " rows per block"
+          : v.threads == 32
+              ? "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
+              : "a block of " + std::to_string(v.threads) + " threads per row";
+      if (!v.looped())
+        what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
+      plan.variants.push_back(
+          {rowKernelName(rk, v, vector), what + ", vectors of " + std::to_string(vector)});
+      if (rk.vector == 1)
+        break;
+    }
   for (const RowVariant &v : kRowVariants) {
     std::string what;
     if (v.looped())
@@ -118,10 +208,23 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
     else
       what = "a block of " + std::to_string(v.threads) + " threads per row, " +
              std::to_string(v.items) + " elements per thread in registers";
-    plan.variants.push_back({rowKernelName(rk, v), what});
+    plan.variants.push_back({rowKernelName(rk, v), "general: " + what});
   }
-  std::string rule = "L = elements per row (product of the reduced extents): ";
+  const std::string V = std::to_string(rk.vector);
+  std::string rule = "L = elements per row (product of the reduced extents). When L >= 1 and "
+                     "every streamed tensor holds each row contiguously, a contiguous variant "
+                     "with vectors of W = " +
+                     V + " (L a multiple of " + V +
+                     ", pointers and row starts aligned to W elements) or else of W = 1, by "
+                     "L: ";
   int64_t below = 0;
+  for (const RowFastVariant &v : kRowFastVariants) {
+    rule += v.looped() ? std::string(v.suffix) + " when above " + std::to_string(below) + ". "
+                       : std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
+    below = std::max(below, v.maxLength());
+  }
+  rule += "Otherwise a general variant: ";
+  below = 0;
   for (const RowVariant &v : kRowVariants) {
     rule += v.looped() ? std::string(v.suffix) + " when L > " + std::to_string(below) + " or L = 0."
                        : std::string(v.suffix) + " when " + std::to_string(below + 1) +
@@ -129,8 +232,8 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
     below = std::max(below, v.maxLength());
   }
   plan.selection = rule;
-  plan.launchGeometry = "grid min(ceil(rows / rows per block), 2^31 - 1), a grid-stride loop "
-                        "over rows; block 128 (warp32x4), 256, 512, 1024 or 512 (loop512)";
+  plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
+                        "block), 2^31 - 1), a grid-stride loop over rows";
   Extent bytes = 0;
   for (const RowTensor &t : rk.tensors)
     bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));

@@ -8,6 +8,7 @@
 #include "codegen/KernelTensors.h"
 #include "schedulers/SchedulerChecks.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,9 @@ namespace fuserc {
 
 inline constexpr int kRowMaxRank = 8;
 
-// One kernel variant: `threads` per row, `items` elements per thread held
+// One general variant: `threads` per row, `items` elements per thread held
 // in registers (0: looped over the row), `rowsPerBlock` rows per block.
+// General variants address every element through its strides.
 struct RowVariant {
   const char *suffix;
   int threads;
@@ -31,14 +33,59 @@ struct RowVariant {
 // Ordered as the host tries them: the first persistent variant whose
 // capacity holds the row wins, the looped one takes the rest (and L == 0).
 inline constexpr RowVariant kRowVariants[] = {
-    {"warp32x4", 32, 4, 4},        {"block256x4", 256, 4, 1}, {"block512x16", 512, 16, 1},
-    {"block1024x16", 1024, 16, 1}, {"loop512", 512, 0, 1},
+    {"warp32x4", 32, 4, 4},
+    {"block256x4", 256, 4, 1},
+    {"loop512", 512, 0, 1},
+};
+
+// One contiguous variant: `threads` per row, each holding `elements` of
+// the row in registers (as elements / W vectors of W; 0: streaming the row,
+// `kRowStreamUnroll` vectors per step), `rowsPerBlock` rows per block.
+// Contiguous variants run when every streamed tensor holds each row
+// contiguously (checked at launch); each is compiled for the widest vector
+// W the tensors allow and for W = 1 (misaligned rows, or L not a multiple
+// of the width).
+struct RowFastVariant {
+  const char *suffix;
+  int threads;
+  int elements;
+  int rowsPerBlock;
+
+  int block() const { return threads * rowsPerBlock; }
+  int vectors(int width) const { return elements / width; }
+  int64_t maxLength() const { return static_cast<int64_t>(threads) * elements; }
+  bool looped() const { return elements == 0; }
+};
+
+inline constexpr int kRowStreamUnroll = 4;
+
+// Threads per SM the persistent contiguous variants ask the compiler to
+// leave room for (__launch_bounds__'s minimum blocks): with fewer, too few
+// loads are in flight while rows reduce. On the H200 (2026-11-21) layer
+// norm over rows of 8192 used 94 registers, two blocks of 256 per SM, and
+// reached 73% of copy bandwidth where softmax (64 registers) reached 96%.
+inline constexpr int kRowMinThreadsPerSM = 1024;
+
+inline constexpr RowFastVariant kRowFastVariants[] = {
+    {"g8x8", 8, 8, 32},      {"w32x8", 32, 8, 8},     {"w32x16", 32, 16, 8},
+    {"w32x32", 32, 32, 4},   {"b128x16", 128, 16, 1}, {"b128x32", 128, 32, 1},
+    {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1}, {"b1024x32", 1024, 32, 1},
+    {"s512", 512, 0, 1},
 };
 
 // One tensor the kernel reads or writes, and whether it holds one element
 // per row (a reduced shape) rather than one per row element.
 struct RowTensor : KernelTensor {
   bool perRow = false;
+};
+
+// How a tensor the contiguous variants stream relates to the rows: for
+// each domain dim, the tensor dim it is (-1: none, the tensor is broadcast
+// along it). A stream `alongRow` maps a reduced dim of extent other than 1;
+// the others hold one element per row.
+struct RowStream {
+  std::vector<int> map;
+  bool alongRow = false;
 };
 
 struct RowKernel {
@@ -49,9 +96,15 @@ struct RowKernel {
   std::vector<size_t> keptDims, reducedDims; // memory order, outermost first
   std::vector<RowTensor> tensors;            // inputs, then written outputs
   std::vector<const Value *> scalars;
+  // Per tensor, how the contiguous variants stream it (nothing: read
+  // through its strides). Empty when no contiguous variant is generated.
+  std::vector<std::optional<RowStream>> streams;
+  int vector = 1; // the widest vector the contiguous variants use
+  bool contiguous() const { return !streams.empty(); }
 };
 
 std::string rowKernelName(const RowKernel &k, const RowVariant &v);
+std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vector);
 // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
 std::string rowArgsStruct(const RowKernel &k, const std::string &prefix);
 // Everything but the source: parameters, variants, selection, host launch.

@@ -47,6 +47,13 @@ public:
   // Whether coordinate-free emission supports every op of `ops`.
   static bool supportsCoordinateFree(const std::vector<const Op *> &ops);
 
+  // Declares which coordinates a kernel keeps fixed while it emits many
+  // elements (a row kernel's row): a float division by a value read at such
+  // coordinates multiplies by its reciprocal, computed once.
+  void setInvariant(std::function<bool(const Coords &)> invariant) {
+    invariant_ = std::move(invariant);
+  }
+
   // The statements emitted so far, indented by `indent` spaces.
   std::string body(int indent) const;
 
@@ -66,6 +73,7 @@ private:
   std::function<std::string(const Extent &)> extent_;
   std::string index_;
   bool coordinateFree_;
+  std::function<bool(const Coords &)> invariant_;
   std::vector<std::map<std::string, std::string>> scopes_; // memo: key -> variable
   std::vector<std::string> lines_;
   int depth_ = 0; // extra indentation inside branches

@@ -20,6 +20,14 @@ _ROWS = [
     {"M": 3, "N": 65537},
     {"M": 64, "N": 8193},
     {"M": 33, "N": 4099},
+    # Multiples of the vector width: the contiguous variants' vectors, from
+    # 8 lanes per row to the streaming variant.
+    {"M": 37, "N": 8},
+    {"M": 19, "N": 200},
+    {"M": 9, "N": 1000},
+    {"M": 5, "N": 8192},
+    {"M": 3, "N": 32768},
+    {"M": 2, "N": 262144},
 ]
 
 BINDINGS = {
@@ -69,6 +77,9 @@ BINDINGS = {
         {"M": 1001, "N": 1000},
         {"M": 3, "N": 100003},
         {"M": 100003, "N": 3},
+        {"M": 1000, "N": 1024},
+        {"M": 3, "N": 65536},
+        {"M": 4096, "N": 4},
     ],
     "example": [{"N": 1}, {"N": 7}, {"N": 1001}, {"N": 100003}],
     "swiglu": _ROWS,
@@ -79,7 +90,40 @@ BINDINGS = {
     "indexing.random_mask": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 101, "N": 1000}],
     "sgd_update": [{"R": 1, "C": 1}, {"R": 7, "C": 13}, {"R": 64, "C": 8192}, {"R": 3, "C": 65537}],
 }
-BINDINGS["sum_outer"] = BINDINGS["sum_inner"]
+
+# Column (outer / middle) reductions: R (rows reduced) and K (columns) of 1,
+# 7, 33, 1000; tall-thin (64 splits) and short-wide (one split, more than
+# 264 tiles); column counts that allow 4-wide loads and ones that do not.
+_OUTER = [
+    {"M": 1, "N": 1},
+    {"M": 7, "N": 13},
+    {"M": 33, "N": 1000},
+    {"M": 1000, "N": 33},
+    {"M": 1000, "N": 7},
+    {"M": 1, "N": 1000},
+    {"M": 1000, "N": 1},
+    {"M": 100003, "N": 3},
+    {"M": 7, "N": 100003},
+    {"M": 13, "N": 70000},
+    {"M": 1001, "N": 1000},
+]
+BINDINGS.update({
+    # R = 0 reduces to the identity; K = 0 launches nothing.
+    "sum_outer": _OUTER + [{"M": 0, "N": 5}, {"M": 5, "N": 0}],
+    "outer_reductions": _OUTER,
+    "outer_reductions.middle_mean_epilogue": [
+        {"A": 1, "R": 1, "K": 1}, {"A": 3, "R": 7, "K": 13}, {"A": 5, "R": 33, "K": 64},
+        {"A": 2, "R": 1000, "K": 36}, {"A": 7, "R": 3, "K": 1000}],
+    "outer_reductions.channels_last_stats": [
+        {"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
+        {"N": 4, "C": 64, "H": 9, "W": 9}, {"N": 2, "C": 13, "H": 33, "W": 17}],
+    "outer_reductions.strided_middle": [
+        {"R": 1, "K": 1, "J": 1}, {"R": 7, "K": 5, "J": 13}, {"R": 33, "K": 4, "J": 64}],
+})
+BINDINGS["gelu_bwd_bias_grad"] = BINDINGS["gelu_bwd_bias_grad"] + [
+    {"B": 2, "S": 65, "H": 1024},
+    {"B": 8, "S": 512, "H": 64},
+]
 
 # Integer inputs that index something: [low, high) as expressions of the
 # binding. Other integer inputs are drawn from [-50, 50), bools at random.

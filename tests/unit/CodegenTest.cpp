@@ -41,6 +41,25 @@ TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
   EXPECT_NE(k.hostLaunch.find("fuserc_pw_plan"), std::string::npos);
 }
 
+TEST(PointwiseCodegen, FloatSquaresAndCubesAreProducts) {
+  Generated g = generate("fusion f {\n"
+                         "  input x: f32[N]\n"
+                         "  input k: i32[N]\n"
+                         "  y = add(pow(x, 3.0), pow(x, 2.0))\n"
+                         "  z = pow(x, 2.5)\n"
+                         "  w = pow(k, 2)\n"
+                         "  output y\n"
+                         "  output z\n"
+                         "  output w\n"
+                         "}\n");
+  expectCompiles(g);
+  EXPECT_NE(g.source.find("(v0 * v0 * v0)"), std::string::npos) << g.source;
+  EXPECT_NE(g.source.find("(v0 * v0)"), std::string::npos);
+  // Other exponents keep pow; integer powers keep their exact helper.
+  EXPECT_NE(g.source.find("= pow(v0, v"), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_ipow("), std::string::npos);
+}
+
 TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
   Generated g = generate(
       "fusion f {\n"
@@ -132,9 +151,10 @@ TEST(PointwiseCodegen, EveryElementwiseOpHasCompilableCuda) {
 }
 
 TEST(PointwiseCodegen, SegmentsWithoutACodeGeneratorAreRefusedByName) {
-  Generated g = generate(fileText("bench/cases/sum_outer.fus"));
-  EXPECT_NE(g.error.find("scheduled as 'reduction'"), std::string::npos) << g.error;
-  EXPECT_NE(g.error.find("not generated yet"), std::string::npos) << g.error;
+  Generated g = generate(fileText("bench/cases/transpose_add.fus"));
+  EXPECT_NE(g.error.find("scheduled as 'transpose'"), std::string::npos) << g.error;
+  EXPECT_NE(g.error.find("does not generate 'transpose' kernels yet"), std::string::npos)
+      << g.error;
 }
 
 } // namespace
