@@ -98,6 +98,9 @@ std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &t
   return take(emitter, taken, 4) + uses;
 }
 
+// Plain loads and stores: evict-first hints (__ldcs on per-row data,
+// __stcs on outputs) measured slower on the H200 (2026-11-21, GB/s without
+// / with): softmax 4080 / 3878, rmsnorm 4074 / 3825, layernorm 4110 / 3875.
 std::string RowReductionEmitter::loadVectors(Vectors vectors, int vector, const std::string &pad,
                                              const std::set<size_t> &skip) const {
   std::string s;
