@@ -139,6 +139,9 @@ std::string hostLaunch(const RowKernel &rk) {
     s += "      }\n";
   }
   s += "    }\n";
+  // A block per row group, not a grid capped at the blocks the GPU holds
+  // at once: capped at 132 x 8 blocks looping over rows, the H200 measured
+  // softmax 3727 GB/s against 4080 and rmsnorm 3830 against 4074 (2026-11-21).
   s += "    if (groups > 2147483647LL)\n      groups = 2147483647LL;\n";
   s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, 0, &a, "
        "stream);\n";
