@@ -57,6 +57,9 @@ struct RowFastVariant {
   bool looped() const { return elements == 0; }
 };
 
+// Streaming with 512 threads rather than 1024 (H200, 2026-11-21, GB/s 512 /
+// 1024): xent_bwd 1601 / 1328, softmax over rows of 65536 2480 / 2523,
+// rmsnorm over rows of 65536 2977 / 3564.
 inline constexpr int kRowStreamUnroll = 4;
 
 // Threads per SM the persistent contiguous variants ask the compiler to
