@@ -380,7 +380,7 @@ private:
   }
 
   // The tile variants' row loop: per lane tensor a pointer moving down the
-  // rows; four rows loaded before any is used, then one at a time.
+  // rows; kColumnUnroll rows loaded before any is used, then one at a time.
   std::string tileRows(const ColumnVariant &v) {
     const std::string V = std::to_string(v.vector), Y = std::to_string(kColumnThreadsY);
     ValueEmitter emitter = newEmitter(true);

@@ -6,7 +6,7 @@
 //
 // Tile kernels: a block of 32 x 8 threads covers 32*V adjacent columns (V
 // per thread) and every 8th row of its rows, so each warp reads a whole
-// stretch of a row; each thread accumulates its rows in order, four rows'
+// stretch of a row; each thread accumulates its rows in order, 8 rows'
 // loads in flight, then the block combines its 8 row partials in shared
 // memory in a fixed order. Variants, picked at launch:
 //

@@ -20,7 +20,10 @@ inline constexpr int kColumnMaxRank = 8;
 inline constexpr int kColumnThreadsX = 32; // threads of a block across columns (one warp)
 inline constexpr int kColumnThreadsY = 8;  // threads of a block across rows
 inline constexpr int kColumnBlock = kColumnThreadsX * kColumnThreadsY;
-inline constexpr int kColumnUnroll = 4;     // rows whose loads a thread keeps in flight
+// Rows whose loads a thread keeps in flight. 8 over 4 on the H200
+// (2026-11-21): sum_outer 4314 against 4230 GB/s, gelu_bwd_bias_grad 3840
+// against 3824.
+inline constexpr int kColumnUnroll = 8;
 inline constexpr int kColumnMaxSplits = 64; // blocks sharing one column tile's rows
 // Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200. A
 // constant rather than the device's SM count, so results (which depend on

@@ -150,7 +150,7 @@ TEST(ColumnReductionCodegen, HalfPrecisionInputsAccumulateInF32AndLoadEightColum
   const KernelPlan &k = onlyColumnKernel(g);
   EXPECT_EQ(parameter(k, "max_vector"), "8");
   EXPECT_EQ(parameter(k, "accumulate"), "f32 f32 f32");
-  EXPECT_NE(g.source.find("__nv_bfloat16 t0_l[4][8]"), std::string::npos);
+  EXPECT_NE(g.source.find("__nv_bfloat16 t0_l[8][8]"), std::string::npos);
 }
 
 TEST(ColumnReductionCodegen, EpilogueAndBroadcastPrologueInputs) {
