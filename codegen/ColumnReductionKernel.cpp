@@ -190,22 +190,10 @@ private:
   // Coordinates of a reduced-shape value: its non-1 dims take the kept
   // non-1 domain dims in order; its 1 dims take 0.
   Coords reducedCoords(const std::vector<Extent> &shape) const {
-    std::vector<size_t> dims;
+    Coords all;
     for (size_t d = 0; d < k_.rows.domain.size(); ++d)
-      if (!k_.rows.domain[d].isConstant(1) && !isReducedDim(d))
-        dims.push_back(d);
-    Coords at;
-    size_t next = 0;
-    for (const Extent &e : shape) {
-      if (e.isConstant(1))
-        at.push_back("0");
-      else if (next < dims.size())
-        at.push_back("c" + std::to_string(dims[next++]));
-      else
-        throw CodegenError("internal: shape " + shapeString(shape) + " is not reduced from " +
-                           shapeString(k_.rows.domain));
-    }
-    return at;
+      all.push_back("c" + std::to_string(d));
+    return coordsInDomain(shape, k_.rows.domain, all, [&](size_t d) { return isReducedDim(d); });
   }
 
   static std::string decompose(const std::string &index, const std::vector<size_t> &dims,

@@ -3,7 +3,9 @@
 #include "codegen/ReductionValues.h"
 
 #include "codegen/BlockReduce.h"
+#include "codegen/CodegenError.h"
 #include "codegen/CudaTypes.h"
+#include "ir/Printer.h"
 
 namespace fuserc {
 
@@ -32,6 +34,26 @@ std::string storedExpression(ValueEmitter &emitter, const Value &value, DType st
   const DType math = storage == value.dtype() ? value.dtype() : storage;
   return cudaToStorage(cudaConvert(emitter.emit(value, coords), computeDType(value), math),
                        storage);
+}
+
+Coords coordsInDomain(const std::vector<Extent> &shape, const std::vector<Extent> &domain,
+                      const Coords &domainAt, const std::function<bool(size_t)> &skip) {
+  std::vector<size_t> dims;
+  for (size_t d = 0; d < domain.size(); ++d)
+    if (!domain[d].isConstant(1) && !skip(d))
+      dims.push_back(d);
+  Coords at;
+  size_t next = 0;
+  for (const Extent &e : shape) {
+    if (e.isConstant(1))
+      at.push_back("0");
+    else if (next < dims.size())
+      at.push_back(domainAt[dims[next++]]);
+    else
+      throw CodegenError("internal: shape " + shapeString(shape) + " is not within " +
+                         shapeString(domain));
+  }
+  return at;
 }
 
 } // namespace fuserc

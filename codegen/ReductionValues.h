@@ -2,13 +2,16 @@
 // a reduction's input converted to its accumulator type, and the
 // expression stored into an output of a given storage dtype (a cast to
 // f16 / bf16 computed in the kernel is stored from its input, so it is
-// rounded once). Shared by the row and column generators.
+// rounded once), and where a value sits in the reduction's domain. Shared
+// by the row and column generators.
 #pragma once
 
 #include "codegen/ValueEmitter.h"
 #include "schedulers/Segment.h"
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace fuserc {
 
@@ -24,5 +27,12 @@ std::string reductionInputAsAccumulator(const Op &op, const std::string &var);
 // store (the cast is an op of the segment and not a reduction result).
 std::string storedExpression(ValueEmitter &emitter, const Value &value, DType storage,
                              bool foldCast, const Coords &coords);
+
+// Coordinates for a value of `shape` inside a reduction's `domain`: its
+// non-1 dims take, in order, the non-1 domain dims that `skip` does not
+// exclude (a reduced value skips the reduced dims), at `domainAt`; its 1
+// dims take 0.
+Coords coordsInDomain(const std::vector<Extent> &shape, const std::vector<Extent> &domain,
+                      const Coords &domainAt, const std::function<bool(size_t)> &skip);
 
 } // namespace fuserc

@@ -189,22 +189,8 @@ Coords RowReductionEmitter::domainCoords(const std::string &tag) const {
 
 Coords RowReductionEmitter::valueCoords(const std::vector<Extent> &shape, const Coords &domainAt,
                                         bool perRow) const {
-  std::vector<size_t> dims;
-  for (size_t d = 0; d < k_.rows.domain.size(); ++d)
-    if (!k_.rows.domain[d].isConstant(1) && !(perRow && isReducedDim(d)))
-      dims.push_back(d);
-  Coords at;
-  size_t next = 0;
-  for (const Extent &e : shape) {
-    if (e.isConstant(1))
-      at.push_back("0");
-    else if (next < dims.size())
-      at.push_back(domainAt[dims[next++]]);
-    else
-      throw CodegenError("internal: shape " + shapeString(shape) + " is not over the rows " +
-                         shapeString(k_.rows.domain));
-  }
-  return at;
+  return coordsInDomain(shape, k_.rows.domain, domainAt,
+                        [&](size_t d) { return perRow && isReducedDim(d); });
 }
 
 std::optional<std::vector<int>> RowReductionEmitter::directMap(const Value &input,
