@@ -231,11 +231,11 @@ std::string RowReductionEmitter::contiguousLoopedBody(const RowFastVariant &v, i
   const std::string step = "(I)" + std::to_string(v.threads * vector);
   // One step of a loop over the row: the items' coordinates, the loads the
   // emitted statements need, the statements and their uses.
-  auto loop = [&](auto value, auto use, const std::string &before) {
+  auto loop = [&](auto value, auto use) {
     ValueEmitter emitter = newEmitter();
     size_t taken = 0;
     used_.clear();
-    std::string body = before + forEachElement(emitter, taken, {0, n, n}, vector, value, use);
+    std::string body = forEachElement(emitter, taken, {0, n, n}, vector, value, use);
     std::string s = pad + "for (I kb = (I)tid * " + V + "; kb < L; kb += " + step + " * " +
                     std::to_string(n) + ") {\n";
     s += vectorItems(n, vector, "kb", step, pad + "  ");
@@ -254,23 +254,17 @@ std::string RowReductionEmitter::contiguousLoopedBody(const RowFastVariant &v, i
     };
     s += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
-    s += loop(
-        input,
-        [&](int j, int, const std::string &x) {
-          return pad + "  if (ok" + std::to_string(j) + ") " + p + " = " + comb + "()(" + p + ", " +
-                 x + ");\n";
-        },
-        "");
+    s += loop(input, [&](int j, int, const std::string &x) {
+      return pad + "  if (ok" + std::to_string(j) + ") " + p + " = " + comb + "()(" + p + ", " + x +
+             ");\n";
+    });
     s += pad + "}\n";
     std::string squares;
     if (op.kind() == OpKind::Var) {
-      squares = loop(
-          input,
-          [&](int j, int, const std::string &x) {
-            return pad + "  if (ok" + std::to_string(j) + ") { const " + A + " d = " + x + " - m" +
-                   I + "; q" + I + " += d * d; }\n";
-          },
-          "");
+      squares = loop(input, [&](int j, int, const std::string &x) {
+        return pad + "  if (ok" + std::to_string(j) + ") { const " + A + " d = " + x + " - m" + I +
+               "; q" + I + " += d * d; }\n";
+      });
       squares += pad + "}\n";
     }
     s += endPhase(op, i, v.threads, squares, pad);
@@ -287,7 +281,6 @@ std::string RowReductionEmitter::contiguousLoopedBody(const RowFastVariant &v, i
     }
   if (perElement) {
     // One emitter for every output, so values they share are computed once.
-    std::vector<std::pair<size_t, Coords>> outs;
     ValueEmitter emitter = newEmitter();
     size_t taken = 0;
     used_.clear();
