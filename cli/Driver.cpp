@@ -156,6 +156,12 @@ void printErrorCount(const DiagnosticEngine &diag) {
 } // namespace
 
 int runCompiler(const CompileOptions &options) {
+  // A run killed while committing its outputs left a journal: finish that
+  // commit first, whatever becomes of this run.
+  if (options.outputDir && llvm::sys::fs::is_directory(*options.outputDir))
+    for (const std::string &file : recoverInterruptedCommits(*options.outputDir))
+      if (options.verbose)
+        llvm::errs() << "fuserc: finished the interrupted commit of '" << file << "'\n";
   Schedulers schedulers;
   if (int code = loadSchedulers(options, schedulers); code != kExitSuccess)
     return code;

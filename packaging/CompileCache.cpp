@@ -2,19 +2,51 @@
 #include "packaging/CompileCache.h"
 
 #include "support/FileBytes.h"
+#include "support/TemporaryFiles.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace fuserc {
 namespace {
 
-constexpr const char *kFormat = "fuserc-cache-1";
+// Part of every key: a new entry format gets new keys.
+constexpr const char *kFormat = "fuserc-cache-2";
+constexpr llvm::StringLiteral kMagic = "fuserc-cache-2 sha256=";
+
+std::string sha256Hex(llvm::StringRef bytes) {
+  llvm::SHA256 hash;
+  hash.update(bytes);
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+// The payload: each part as "LENGTH\n" then its bytes.
+std::string encodePayload(const NvrtcOutput &output) {
+  std::string payload;
+  for (const std::string *part : {&output.cubin, &output.ptx, &output.log})
+    payload += std::to_string(part->size()) + "\n" + *part;
+  return payload;
+}
+
+std::optional<NvrtcOutput> decodePayload(llvm::StringRef payload) {
+  NvrtcOutput out;
+  for (std::string *part : {&out.cubin, &out.ptx, &out.log}) {
+    auto [length, rest] = payload.split('\n');
+    size_t n = 0;
+    if (length.getAsInteger(10, n) || rest.size() < n)
+      return std::nullopt;
+    *part = rest.take_front(n).str();
+    payload = rest.drop_front(n);
+  }
+  if (!payload.empty())
+    return std::nullopt;
+  out.ok = true;
+  out.resources = parsePtxasReport(out.log);
+  return out;
+}
 
 } // namespace
 
@@ -44,54 +76,52 @@ std::string CompileCache::key(const std::string &source, const std::string &arch
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
-std::optional<NvrtcOutput> CompileCache::load(const std::string &key) const {
-  if (dir_.empty())
-    return std::nullopt;
+std::string CompileCache::entryPath(const std::string &key) const {
   llvm::SmallString<256> entry(dir_);
   llvm::sys::path::append(entry, key.substr(0, 2), key);
-  std::optional<std::string> cubin = readFileBytes((entry + "/cubin").str());
-  std::optional<std::string> ptx = readFileBytes((entry + "/ptx").str());
-  std::optional<std::string> log = readFileBytes((entry + "/log").str());
-  if (!cubin || !ptx || !log)
+  return std::string(entry);
+}
+
+std::optional<NvrtcOutput> CompileCache::load(const std::string &key, std::string &problem) const {
+  if (dir_.empty())
     return std::nullopt;
-  NvrtcOutput out;
-  out.ok = true;
-  out.cubin = std::move(*cubin);
-  out.ptx = std::move(*ptx);
-  out.log = std::move(*log);
-  out.resources = parsePtxasReport(out.log);
-  return out;
+  const std::string path = entryPath(key);
+  std::optional<std::string> bytes = readFileBytes(path);
+  if (!bytes)
+    return std::nullopt;
+  llvm::StringRef text(*bytes);
+  auto [header, payload] = text.split('\n');
+  std::optional<NvrtcOutput> out;
+  if (!header.consume_front(kMagic))
+    problem = "not a fuserc cache entry";
+  else if (header != sha256Hex(payload))
+    problem = "its contents do not match their SHA-256";
+  else if (!(out = decodePayload(payload)))
+    problem = "its contents are malformed";
+  if (out)
+    return out;
+  problem = "removed the damaged cache entry '" + path + "': " + problem;
+  llvm::sys::fs::remove(path);
+  return std::nullopt;
 }
 
 void CompileCache::store(const std::string &key, const NvrtcOutput &output,
                          std::string &warning) const {
   if (dir_.empty() || !output.ok)
     return;
-  llvm::SmallString<256> parent(dir_);
-  llvm::sys::path::append(parent, key.substr(0, 2));
-  llvm::SmallString<256> entry(parent);
-  llvm::sys::path::append(entry, key);
-  if (llvm::sys::fs::exists(entry))
-    return;
+  const std::string path = entryPath(key);
+  const std::string parent(llvm::sys::path::parent_path(path));
   if (std::error_code ec = llvm::sys::fs::create_directories(parent)) {
-    warning = "cannot create cache directory '" + std::string(parent) + "': " + ec.message();
+    warning = "cannot create cache directory '" + parent + "': " + ec.message();
     return;
   }
-  llvm::SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(entry + ".tmp", temp)) {
-    warning = "cannot write to the cache: " + ec.message();
-    return;
-  }
-  bool ok = writeFileBytes((temp + "/cubin").str(), output.cubin) &&
-            writeFileBytes((temp + "/ptx").str(), output.ptx) &&
-            writeFileBytes((temp + "/log").str(), output.log);
-  // Another process may have stored the same entry meanwhile: either copy
-  // is the same bytes, so losing the rename race is fine.
-  if (!ok || llvm::sys::fs::rename(temp, entry)) {
-    llvm::sys::fs::remove_directories(temp);
-    if (!ok)
-      warning = "cannot write to the cache directory '" + dir_ + "'";
-  }
+  removeOrphanedTemporaries(parent);
+  const std::string payload = encodePayload(output);
+  std::string error;
+  // Another process may store the same entry meanwhile: both write the same
+  // bytes, and each rename replaces a whole file.
+  if (!writeFileAtomically(path, kMagic.str() + sha256Hex(payload) + "\n" + payload, error))
+    warning = "cannot write to the cache: " + error;
 }
 
 } // namespace fuserc

@@ -1,7 +1,12 @@
 // The content-addressed compile cache: NVRTC outputs keyed by a SHA-256 of
 // everything that decides them (kernel source, arch, NVRTC version, options,
-// fuserc version). Entries are written atomically (a temporary directory
-// renamed into place), so concurrent fuserc runs never see half an entry.
+// fuserc version).
+//
+// An entry is one file, `DIR/KK/KEY` (KK: the key's first two digits),
+// written to a temporary and renamed into place, so concurrent or killed
+// fuserc runs never leave half an entry. It starts with a SHA-256 of its
+// contents, checked on every read: an entry damaged on disk is reported,
+// removed and compiled again, never used.
 #pragma once
 
 #include "packaging/NvrtcCompiler.h"
@@ -21,13 +26,16 @@ public:
 
   static std::string key(const std::string &source, const std::string &arch, bool wantPtx,
                          const std::vector<std::string> &options);
-  // A successful compile stored under `key`, or nullopt.
-  std::optional<NvrtcOutput> load(const std::string &key) const;
+  // A successful compile stored under `key`, or nullopt. An entry that fails
+  // its check is removed, and `problem` says what was wrong with it.
+  std::optional<NvrtcOutput> load(const std::string &key, std::string &problem) const;
   // Stores a successful compile; failures to write are not errors (the
   // cache is an optimisation), they are reported in `warning`.
   void store(const std::string &key, const NvrtcOutput &output, std::string &warning) const;
 
 private:
+  std::string entryPath(const std::string &key) const;
+
   std::string dir_;
 };
 

@@ -53,7 +53,7 @@ ModuleCompileResult compileModule(const std::string &source, const ModuleCompile
     for (size_t i; (i = next++) < jobs.size();) {
       Job &job = jobs[i];
       if (!options.cacheDir.empty())
-        if (std::optional<NvrtcOutput> hit = cache.load(job.key)) {
+        if (std::optional<NvrtcOutput> hit = cache.load(job.key, job.warning)) {
           job.output = std::move(*hit);
           job.cached = true;
           continue;

@@ -1,0 +1,28 @@
+// Temporary files written beside their final path and renamed over it, the
+// building block of every all-or-nothing write (outputs, dumps, the compile
+// cache). A temporary is hidden and carries the writing process's id —
+// `.NAME.fuserc-tmp-PID-XXXXXX` — so the temporaries a killed run left
+// behind can be told apart from those of a run still writing, and removed.
+#pragma once
+
+#include <string>
+
+namespace fuserc {
+
+// Creates a new temporary beside `target` holding `bytes`; its path goes to
+// `temp`. On failure nothing is left behind and `error` says why.
+bool writeTemporaryBeside(const std::string &target, const std::string &bytes, std::string &temp,
+                          std::string &error);
+
+// Writes `bytes` to `target` through a temporary renamed over it: a reader
+// sees the old file or the whole new one.
+bool writeFileAtomically(const std::string &target, const std::string &bytes, std::string &error);
+
+// True for a temporary's file name (not a path).
+bool isTemporaryName(const std::string &fileName);
+
+// Removes the temporaries in `dir` whose writing process no longer runs.
+// Best effort: files that cannot be removed stay.
+void removeOrphanedTemporaries(const std::string &dir);
+
+} // namespace fuserc
