@@ -210,6 +210,28 @@ std::string hostBlock(const FusionModel &m) {
   return "  {\n" + scope + voidUnused(names, hostCode, 4) + hostCode + "  }\n";
 }
 
+// The checks that ask the driver, after every other check passed (see
+// check_context in HeaderRuntime.cpp): the current context's device, then
+// the memory of each tensor and of the workspace.
+std::string memoryChecks(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::string code;
+  auto check = [&](const std::string &name, const std::string &tensor) {
+    code += "  " + P + "_TRY(" + P + "_check_tensor_memory(\"" + name + "\", " + tensor +
+            ", bound.device_id));\n";
+  };
+  for (const Value *v : m.tensorInputs)
+    check(v->name(), "in_" + v->name());
+  for (const FusionOutput &o : m.fusion->outputs())
+    check(o.name, "out_" + o.name);
+  if (code.empty())
+    return "";
+  return "  if (bound.device_from)\n    " + P + "_TRY(" + P +
+         "_check_context(bound.device_id, bound.device_from));\n" + code +
+         "  if (workspace_needed > 0)\n    " + P + "_TRY(" + P +
+         "_check_memory(\"workspace\", workspace, bound.device_id));\n";
+}
+
 std::string launch(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::string body = "  " + m.fusionPrefix + "_bound bound;\n  " + m.fusionPrefix +
@@ -220,6 +242,7 @@ std::string launch(const FusionModel &m) {
   body += "  workspace_needed = " + m.fusionPrefix + "_workspace_bytes(&bound);\n";
   body +=
       "  " + P + "_TRY(" + P + "_check_workspace(workspace_needed, workspace, workspace_bytes));\n";
+  body += memoryChecks(m);
   return wrapCall(P + "_status " + m.fusionPrefix + "_launch", launchParams(m), " {") + "\n" +
          body + hostBlock(m) + "  return " + P + "_succeed();\n}\n";
 }

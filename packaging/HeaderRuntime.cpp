@@ -120,7 +120,8 @@ static @P@_UNUSED @P@_status @P@_succeed(void) {
   return @P@_OK;
 }
 
-/* A failed driver call; no image for the device is "unsupported". */
+/* A failed driver call (made for `kernel`, or NULL); no image for the
+   device is "unsupported". */
 static @P@_UNUSED @P@_status @P@_cuda_failure(
     CUresult result, const char *call, const char *kernel) {
   const char *name = NULL;
@@ -132,6 +133,8 @@ static @P@_UNUSED @P@_status @P@_cuda_failure(
     name = "unknown CUDA error";
   if (cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
     text = "";
+  if (!kernel)
+    return @P@_fail(status, "%s failed: %s (%d) %s", call, name, (int)result, text);
   return @P@_fail(
       status, "%s failed for kernel %s: %s (%d) %s", call, kernel, name, (int)result, text);
 }
@@ -198,6 +201,10 @@ static @P@_UNUSED @P@_status @P@_check_tensor(
           @P@_ERROR_INVALID_ARGUMENT, "%s: extent %d is %lld", arg, d, (long long)t->shape[d]);
   if (!t->data && @P@_numel(t) != 0)
     return @P@_fail(@P@_ERROR_INVALID_ARGUMENT, "%s: data is NULL", arg);
+  if (((uintptr_t)t->data + (uintptr_t)t->byte_offset) % (bits / 8u) != 0)
+    return @P@_fail(@P@_ERROR_INVALID_ARGUMENT,
+        "%s: data + byte_offset (%p + %llu) is not aligned to its %u-byte elements", arg,
+        t->data, (unsigned long long)t->byte_offset, (unsigned)(bits / 8u));
   return @P@_OK;
 }
 
@@ -305,6 +312,61 @@ static @P@_UNUSED @P@_status @P@_check_address(
     return @P@_fail(
         @P@_ERROR_INVALID_ARGUMENT, "%s: data + byte_offset is not where %s starts", arg, what);
   return @P@_OK;
+}
+
+/* The checks that ask the driver, made after every other check passed:
+   the current context is on the tensors' device, and each tensor's memory
+   (and the workspace) is memory that device can use — its own, or host
+   memory CUDA mapped (pinned or managed). Pageable host memory, or memory
+   of another device, would fault in the kernel and leave the context
+   unusable. One cuPointerGetAttributes per tensor; nothing synchronizes. */
+static @P@_UNUSED @P@_status @P@_check_context(int32_t device_id, const char *device_from) {
+  CUdevice current, wanted;
+  CUresult result = cuCtxGetDevice(&current);
+  if (result != CUDA_SUCCESS)
+    return @P@_cuda_failure(result, "cuCtxGetDevice (is a context current?)", NULL);
+  result = cuDeviceGet(&wanted, device_id);
+  if (result != CUDA_SUCCESS)
+    return @P@_fail(@P@_ERROR_INVALID_ARGUMENT, "%s: device %d does not exist", device_from,
+        (int)device_id);
+  if (current != wanted)
+    return @P@_fail(@P@_ERROR_INVALID_ARGUMENT,
+        "%s is on device %d but the current context is on device %d", device_from,
+        (int)device_id, (int)current);
+  return @P@_OK;
+}
+
+static @P@_UNUSED @P@_status @P@_check_memory(
+    const char *arg, const void *address, int32_t device_id) {
+  CUpointer_attribute attributes[2];
+  void *values[2];
+  unsigned int memory_type = 0;
+  int ordinal = -1;
+  CUresult result;
+  attributes[0] = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  attributes[1] = CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL;
+  values[0] = &memory_type;
+  values[1] = &ordinal;
+  /* Unlike cuPointerGetAttribute, this answers an unknown address with
+     memory type 0 rather than an error. */
+  result = cuPointerGetAttributes(2, attributes, values, (CUdeviceptr)(uintptr_t)address);
+  if (result != CUDA_SUCCESS)
+    return @P@_cuda_failure(result, "cuPointerGetAttributes", NULL);
+  if (memory_type == 0)
+    return @P@_fail(@P@_ERROR_INVALID_ARGUMENT,
+        "%s: %p is not memory CUDA allocated or registered (pageable host memory?)", arg,
+        address);
+  if (memory_type == CU_MEMORYTYPE_DEVICE && ordinal != device_id)
+    return @P@_fail(@P@_ERROR_INVALID_ARGUMENT, "%s: %p is memory of device %d, not of device %d",
+        arg, address, ordinal, (int)device_id);
+  return @P@_OK;
+}
+
+static @P@_UNUSED @P@_status @P@_check_tensor_memory(
+    const char *arg, const DLTensor *t, int32_t device_id) {
+  if (!t || @P@_numel(t) == 0)
+    return @P@_OK;
+  return @P@_check_memory(arg, (const char *)t->data + t->byte_offset, device_id);
 }
 
 static @P@_UNUSED @P@_status @P@_check_workspace(
@@ -524,6 +586,9 @@ const std::vector<std::string> &runtimeIdentifiers() {
                                                         "describe",
                                                         "check_layout",
                                                         "check_address",
+                                                        "check_context",
+                                                        "check_memory",
+                                                        "check_tensor_memory",
                                                         "check_workspace",
                                                         "fatbin",
                                                         "NUM_KERNELS",

@@ -181,9 +181,38 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
   return CUDA_SUCCESS;
 }
 
+static int current_device;
+
 CUresult cuCtxGetDevice(CUdevice *device) {
   count(NULL);
-  *device = 0;
+  *device = current_device;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  count(NULL);
+  *device = ordinal;
+  return ordinal < 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+/* The mock's address space: [0x10000, 0x100000) is memory of device 0,
+   [0x100000, 0x200000) of device 1, [0x200000, 0x300000) pinned host
+   memory; anything else is unknown to CUDA. */
+CUresult cuPointerGetAttributes(unsigned int count_, CUpointer_attribute *attributes, void **data,
+                                CUdeviceptr ptr) {
+  unsigned memory_type = ptr >= 0x10000 && ptr < 0x200000    ? CU_MEMORYTYPE_DEVICE
+                         : ptr >= 0x200000 && ptr < 0x300000 ? CU_MEMORYTYPE_HOST
+                                                             : 0u;
+  unsigned i;
+  count(NULL);
+  for (i = 0; i < count_; ++i) {
+    if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+      *(unsigned *)data[i] = memory_type;
+    else if (attributes[i] == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+      *(int *)data[i] = memory_type == 0 ? -2 : ptr >= 0x100000 && ptr < 0x200000 ? 1 : 0;
+    else
+      CHECK(!"an attribute the mock does not know");
+  }
   return CUDA_SUCCESS;
 }
 
@@ -229,6 +258,18 @@ static void scale_validation(void) {
   tensor(&bad, 0, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
   CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
               kernels_ERROR_INVALID_ARGUMENT, "kernels_scale_describe_outputs: x: data is NULL");
+  /* A float32 tensor must start on a 4-byte boundary, whatever the vector
+     variants need (those fall back to scalar code). */
+  tensor(&bad, 0x10002, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+  CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
+              kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_describe_outputs: x: data + byte_offset (0x10002 + 0) is not aligned "
+              "to its 4-byte elements");
+  tensor(&bad, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides)->byte_offset = 6;
+  CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
+              kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_describe_outputs: x: data + byte_offset (0x10000 + 6) is not aligned "
+              "to its 4-byte elements");
   /* x is declared layout(1, 0): row-major strides, given or implied, are wrong. */
   CHECK_ERROR(
       kernels_scale_describe_outputs(
@@ -390,6 +431,7 @@ static void describe_outputs(void) {
 
 static void launches_through_the_driver(void) {
   Tensor x, y, x4, y4, x0, y0, z, u, c;
+  int launches_before;
   static const int64_t shape4[2] = {4, 5}, strides4[2] = {1, 4};
   static const int64_t empty[2] = {0, 5}, empty_strides[2] = {1, 1};
   tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
@@ -441,6 +483,29 @@ static void launches_through_the_driver(void) {
   CHECK(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
   CHECK(loads == 4 && strcmp(kernels_last_error(), "") == 0);
 
+  /* Memory the device cannot use, or a context on another device, is
+     refused before anything is launched. */
+  launches_before = launches;
+  tensor(&x, 0x500000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_launch: x: 0x500000 is not memory CUDA allocated or registered "
+              "(pageable host memory?)");
+  tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+  tensor(&y, 0x100000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_launch: y: 0x100000 is memory of device 1, not of device 0");
+  tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+  current_device = 1;
+  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_launch: x is on device 0 but the current context is on device 1");
+  current_device = 0;
+  CHECK(launches == launches_before);
+  /* Pinned host memory is memory the device can use. */
+  tensor(&x, 0x200000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+  CHECK(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(launches == launches_before + 1);
+  tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
+
   /* views: a and b are views, left out; c is written in place. */
   {
     Tensor vx;
@@ -451,6 +516,11 @@ static void launches_through_the_driver(void) {
     CHECK(kernels_views_launch(&vx.t, &z.t, &u.t, NULL, NULL, &c.t, (void *)0x90000, 112, NULL) ==
           kernels_OK);
     CHECK(strcmp(launched_kernel, "views_k0") == 0 && launched_block == 128);
+    CHECK_ERROR(
+        kernels_views_launch(&vx.t, &z.t, &u.t, NULL, NULL, &c.t, (void *)0x500000, 112, NULL),
+        kernels_ERROR_INVALID_ARGUMENT,
+        "kernels_views_launch: workspace: 0x500000 is not memory CUDA allocated or registered "
+        "(pageable host memory?)");
   }
 }
 

@@ -97,13 +97,16 @@ TEST(CompileCache, StoredEntriesLoadBackAndKeysSeparateInputs) {
   EXPECT_NE(key, CompileCache::key(kSource, "sm_90", false, {}));
   EXPECT_NE(key, CompileCache::key(kSource, "sm_90", true, {"-lineinfo"}));
   EXPECT_NE(key, CompileCache::key(std::string(kSource) + " ", "sm_90", true, {}));
-  EXPECT_FALSE(cache.load(key));
+  std::string problem;
+  EXPECT_FALSE(cache.load(key, problem));
+  EXPECT_EQ(problem, "");
   NvrtcOutput out = compileWithNvrtc(kSource, "k.cu", "sm_90", true, {});
   ASSERT_TRUE(out.ok);
   std::string warning;
   cache.store(key, out, warning);
   EXPECT_EQ(warning, "");
-  std::optional<NvrtcOutput> loaded = cache.load(key);
+  std::optional<NvrtcOutput> loaded = cache.load(key, problem);
+  EXPECT_EQ(problem, "");
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->cubin, out.cubin);
   EXPECT_EQ(loaded->ptx, out.ptx);
