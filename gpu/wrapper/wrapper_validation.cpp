@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -409,6 +410,25 @@ void twoContexts(CUcontext primary) {
   cuCtxSetCurrent(primary);
 }
 
+// Not a check: the host time one launch call takes (validation, the driver
+// queries of check_context/check_memory, the launch itself), for the notes.
+void launchCallTime() {
+  const int64_t n = 1024;
+  Buffer x(n), y(n), z(n);
+  Tensor tx(ptr(x.device), {n}), ty(ptr(y.device), {n}), tz(ptr(z.device), {n});
+  for (int i = 0; i < 100; ++i)
+    validation_scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
+  cuCtxSynchronize();
+  const int calls = 20000;
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i)
+    validation_scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
+  auto end = std::chrono::steady_clock::now();
+  cuCtxSynchronize();
+  std::printf("measured: %.2f us of host time per scale_add launch call (3 tensors)\n",
+              std::chrono::duration<double, std::micro>(end - start).count() / calls);
+}
+
 } // namespace
 
 int main() {
@@ -425,6 +445,7 @@ int main() {
   colSumChecks();
   concurrentFirstLaunches();
   twoContexts(context);
+  launchCallTime();
   validation_unload();
   std::printf("%s: %d check(s) failed\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
