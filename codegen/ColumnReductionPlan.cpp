@@ -6,6 +6,7 @@
 #include "codegen/BlockReduce.h"
 #include "codegen/ColumnReductionKernel.h"
 #include "codegen/CudaTypes.h"
+#include "codegen/IndexChecks.h"
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
@@ -54,6 +55,8 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   for (size_t i = 0; i < k.scalars.size(); ++i)
     s += "  " + cudaComputeType(k.scalars[i]->dtype()) + " s" + std::to_string(i) + ";\n";
+  if (segmentChecksIndices(k.segment->segment))
+    s += indexFlagMember();
   s += "} " + prefix + k.base + "_args;\n";
   return s;
 }
@@ -97,6 +100,8 @@ std::string hostLaunch(const ColumnKernel &k) {
          intArray("kdims", g.innerKept);
   }
   s += "  memset(&a, 0, sizeof a);\n";
+  if (segmentChecksIndices(k.segment->segment))
+    s += indexFlagHostCode();
   std::vector<std::string> syms = k.fusion->fusion->symbols();
   for (size_t i = 0; i < syms.size(); ++i)
     s += "  a.sym[" + std::to_string(i) + "] = sym_" + syms[i] + ";\n";

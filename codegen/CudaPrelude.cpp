@@ -40,6 +40,10 @@ __device__ __forceinline__ fuserc_i64 fuserc_mod(fuserc_i64 a, fuserc_i64 b) {
 __device__ __forceinline__ fuserc_i64 fuserc_min(fuserc_i64 a, fuserc_i64 b) { return a < b ? a : b; }
 __device__ __forceinline__ fuserc_i64 fuserc_max(fuserc_i64 a, fuserc_i64 b) { return a > b ? a : b; }
 
+// An index out of range (codegen/IndexChecks.h): any nonzero code reports,
+// so racing writers need no atomics.
+__device__ __forceinline__ void fuserc_index_error(int *flag, int code) { *flag = code; }
+
 // f16 / bf16 storage: math happens in float; rounding happens on store and cast.
 __device__ __forceinline__ float fuserc_load(__half v) { return __half2float(v); }
 __device__ __forceinline__ float fuserc_load(__nv_bfloat16 v) { return __bfloat162float(v); }

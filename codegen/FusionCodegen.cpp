@@ -4,6 +4,7 @@
 #include "codegen/CodegenError.h"
 #include "codegen/ColumnReductionKernel.h"
 #include "codegen/CudaPrelude.h"
+#include "codegen/IndexChecks.h"
 #include "codegen/PointwiseKernel.h"
 #include "codegen/ReductionLayout.h"
 #include "codegen/RowReductionKernel.h"
@@ -37,7 +38,9 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
   // Workspace: every tensor passed between segments through it, in value
   // order, each slot aligned.
   WorkspaceOffsets workspace;
-  Extent offset = 0;
+  // The index flag comes first, when a kernel checks indices.
+  code.indexChecks = fusionIndexChecks(segmented);
+  Extent offset = code.indexChecks.empty() ? 0 : kIndexFlagBytes;
   for (const CrossingTensor &c : segmented.crossing) {
     if (c.kind != CrossingTensor::Kind::Workspace)
       continue;

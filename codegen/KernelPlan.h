@@ -23,7 +23,10 @@
 // is not NAME_OK. `NAME` in the block is written literally as `FUSERC_NAME`,
 // which the header writer replaces.
 //
-// Workspace. `ws` holds, in order, each 256-aligned: the tensors passed
+// Workspace. `ws` holds, in order, each 256-aligned: the index flag when the
+// fusion checks indices (IndexChecks.h: 256 bytes; a kernel whose segment
+// indexes by tensor values has `int *index_error` in its argument struct,
+// set to `(int *)ws`, and its code writes through `a.index_error`), the tensors passed
 // between segments (KernelTensors.h), then one scratch area the kernels of
 // the fusion share (they run one after another on `stream`), as large as
 // the largest `scratchBytes` of its kernels. A generator that needs scratch
@@ -59,6 +62,12 @@ struct KernelPlan {
   Extent scratchBytes = 0;    // workspace scratch the host block uses, symbolic; 0 when none
 };
 
+// An indexing op whose out-of-range indices the launch reports (IndexChecks.h).
+struct IndexCheck {
+  int code;         // what the flag holds when this op met an index out of range
+  std::string what; // the op and its index, in words, for the error message
+};
+
 // One segment's kernel, as a generator returns it.
 struct EmittedKernel {
   KernelPlan plan;
@@ -71,6 +80,9 @@ struct FusionCode {
   std::vector<KernelPlan> kernels;
   Extent workspaceBytes;   // symbolic, crossing tensors and scratch; 0 when none
   std::string hostHelpers; // C definitions the host launch blocks share (may be empty)
+  // The indexing ops whose out-of-range indices the launch reports, by code;
+  // empty when none (then the workspace has no index flag).
+  std::vector<IndexCheck> indexChecks;
   // Non-empty when no code could be generated: why (a segment whose
   // scheduler has no code generator yet). Only dumps without -o see this.
   std::string unsupported;

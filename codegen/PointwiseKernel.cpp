@@ -4,6 +4,7 @@
 
 #include "codegen/CodegenError.h"
 #include "codegen/CudaTypes.h"
+#include "codegen/IndexChecks.h"
 #include "codegen/ValueEmitter.h"
 #include "ir/DType.h"
 
@@ -135,6 +136,8 @@ private:
          "];\n";
     for (size_t k = 0; k < scalars_.size(); ++k)
       s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+    if (segmentChecksIndices(seg_.segment))
+      s += indexFlagMember();
     s += "} " + prefix + base_ + "_args;\n";
     return s;
   }
@@ -329,6 +332,8 @@ private:
     s += "  unsigned long long work;\n";
     s += "  int vec = 0, wide = 0;\n";
     s += "  memset(&a, 0, sizeof a);\n";
+    if (segmentChecksIndices(seg_.segment))
+      s += indexFlagHostCode();
     if (fast_)
       s += "  memset(it_st, 0, sizeof it_st);\n";
     std::vector<std::string> syms = symbols();

@@ -4,6 +4,7 @@
 
 #include "codegen/BlockReduce.h"
 #include "codegen/CudaTypes.h"
+#include "codegen/IndexChecks.h"
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
@@ -22,6 +23,8 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   for (size_t k = 0; k < rk.scalars.size(); ++k)
     s += "  " + cudaComputeType(rk.scalars[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  if (segmentChecksIndices(rk.segment->segment))
+    s += indexFlagMember();
   s += "} " + prefix + rk.base + "_args;\n";
   return s;
 }
@@ -90,6 +93,8 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "  unsigned block;\n";
   s += "  long long groups;\n";
   s += "  memset(&a, 0, sizeof a);\n";
+  if (segmentChecksIndices(rk.segment->segment))
+    s += indexFlagHostCode();
   std::vector<std::string> syms = rk.fusion->fusion->symbols();
   for (size_t k = 0; k < syms.size(); ++k)
     s += "  a.sym[" + std::to_string(k) + "] = sym_" + syms[k] + ";\n";

@@ -1,6 +1,8 @@
 // Consumer-first value emission (see ValueEmitter.h).
 #include "codegen/ValueEmitter.h"
 
+#include "codegen/IndexChecks.h"
+
 #include "codegen/CodegenError.h"
 #include "codegen/CudaTypes.h"
 #include "ir/Inference.h"
@@ -57,6 +59,15 @@ std::string ValueEmitter::body(int indent) const {
 }
 
 void ValueEmitter::line(const std::string &text) {
+  // Values are computed once per distinct coordinates they are used at;
+  // chains of slices, pads or cats use each value at ever more coordinates,
+  // which can multiply the statements exponentially with the chain's length.
+  // Past this many the kernel is refused (NVRTC would take hours over it).
+  constexpr size_t kMaxStatements = 100000;
+  if (lines_.size() >= kMaxStatements)
+    throw CodegenError("the kernel would have more than " + std::to_string(kMaxStatements) +
+                       " statements (values are needed at too many different coordinates, as "
+                       "in long chains of slices); split the fusion");
   lines_.push_back(std::string(static_cast<size_t>(2 * depth_), ' ') + text);
 }
 
@@ -111,12 +122,18 @@ std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
     const Value &x = *op.operand(0);
     Coords indexAt = info.shapeRule == ShapeRule::Gather ? coords : Coords{coords[dim]};
     std::string index = emit(*op.operand(1), indexAt);
-    // Out-of-range indices are clamped into range: a kernel cannot report
-    // an error, and must not read outside the tensor.
-    std::string extent = ext(x.shape()[dim]);
-    std::string j = define(index_, "(" + index_ + ")(" + index + ")");
-    line(j + " = " + j + " < 0 ? 0 : (" + j + " >= " + extent + " ? " + extent + " - 1 : " + j +
-         ");");
+    // An index out of range is reported through the flag and clamped into
+    // range: the kernel must not read outside the tensor (IndexChecks.h).
+    // The check is in 64 bits: a 32-bit index type would wrap a large
+    // index into range.
+    std::string extent = "(long long)(" + ext(x.shape()[dim]) + ")";
+    std::string raw = define("long long", "(long long)(" + index + ")");
+    line("if (" + raw + " < 0 || " + raw + " >= " + extent + ") {");
+    line("  fuserc_index_error(" + std::string(indexFlagInKernel()) + ", " +
+         std::to_string(indexCheckCode(op)) + ");");
+    line("  " + raw + " = " + raw + " < 0 ? 0 : " + extent + " - 1;");
+    line("}");
+    std::string j = define(index_, "(" + index_ + ")(" + raw + ")");
     Coords xAt = coords;
     xAt[dim] = j;
     return emit(x, xAt);
@@ -315,8 +332,13 @@ std::string ValueEmitter::emitScatter(const Op &op, const Coords &coords) {
   scopes_.emplace_back();
   Coords at = coords;
   at[dim] = j;
-  std::string target = emit(index, at);
-  line("if ((" + index_ + ")(" + target + ") == " + coords[dim] + ") {");
+  // A position out of range writes nothing, and is reported (IndexChecks.h);
+  // positions compare in 64 bits, so no large index wraps into range.
+  std::string target = define("long long", "(long long)(" + emit(index, at) + ")");
+  line("if (" + target + " < 0 || " + target + " >= (long long)(" + ext(x.shape()[dim]) + "))");
+  line("  fuserc_index_error(" + std::string(indexFlagInKernel()) + ", " +
+       std::to_string(indexCheckCode(op)) + ");");
+  line("if (" + target + " == (long long)(" + coords[dim] + ")) {");
   ++depth_;
   scopes_.emplace_back();
   std::string value = emit(src, src.isRankZero() ? Coords{} : at);

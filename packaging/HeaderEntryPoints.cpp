@@ -232,6 +232,21 @@ std::string memoryChecks(const FusionModel &m) {
          "_check_memory(\"workspace\", workspace, bound.device_id));\n";
 }
 
+bool checksIndices(const FusionModel &m) { return m.code && !m.code->indexChecks.empty(); }
+
+// A C string literal of `text`.
+std::string cStringLiteral(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20)
+      continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string launch(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::string body = "  " + m.fusionPrefix + "_bound bound;\n  " + m.fusionPrefix +
@@ -243,8 +258,23 @@ std::string launch(const FusionModel &m) {
   body +=
       "  " + P + "_TRY(" + P + "_check_workspace(workspace_needed, workspace, workspace_bytes));\n";
   body += memoryChecks(m);
+  if (!checksIndices(m))
+    return wrapCall(P + "_status " + m.fusionPrefix + "_launch", launchParams(m), " {") + "\n" +
+           body + hostBlock(m) + "  return " + P + "_succeed();\n}\n";
+  // The index flag around the kernels (codegen/IndexChecks.h).
+  body += "  " + P + "_TRY(" + P + "_index_flag_clear(workspace, stream));\n";
+  std::string report =
+      "  " + P + "_TRY(" + P + "_index_flag_read(workspace, stream, &index_error));\n";
+  report += "  switch (index_error) {\n  case 0:\n    break;\n";
+  for (const IndexCheck &c : m.code->indexChecks)
+    report += "  case " + std::to_string(c.code) + ":\n    return " + P + "_fail(" + P +
+              "_ERROR_INDEX_OUT_OF_RANGE, \"%s\", " + cStringLiteral(c.what) + ");\n";
+  report +=
+      "  default:\n    return " + P + "_fail(" + P +
+      "_ERROR_INDEX_OUT_OF_RANGE, \"an index is out of range (flag %d)\", index_error);\n  }\n";
   return wrapCall(P + "_status " + m.fusionPrefix + "_launch", launchParams(m), " {") + "\n" +
-         body + hostBlock(m) + "  return " + P + "_succeed();\n}\n";
+         "  int index_error = 0;\n" + body + hostBlock(m) + report + "  return " + P +
+         "_succeed();\n}\n";
 }
 
 } // namespace
@@ -296,6 +326,10 @@ std::string entryPointDeclarations(const FusionModel &m) {
   out += wrapCall(P + "_status " + m.fusionPrefix + "_workspace_size",
                   concat(tensorInputParams(m), {"size_t *bytes"}), ";") +
          "\n";
+  if (checksIndices(m))
+    out += "/* Out-of-range indices return " + P +
+           "_ERROR_INDEX_OUT_OF_RANGE: launch reads the\n   kernels' index flag back, so it "
+           "returns when they are done (it synchronizes `stream`). */\n";
   out += wrapCall(P + "_status " + m.fusionPrefix + "_launch", launchParams(m), ";") + "\n";
   return out;
 }

@@ -19,7 +19,10 @@ const char *const kDeclarations = R"c(typedef enum {
   @P@_OK = 0,
   @P@_ERROR_INVALID_ARGUMENT = 1, /* an argument failed validation; nothing ran */
   @P@_ERROR_CUDA = 2,             /* a CUDA driver call failed */
-  @P@_ERROR_UNSUPPORTED = 3       /* e.g. no kernel image for this device */
+  @P@_ERROR_UNSUPPORTED = 3,      /* e.g. no kernel image for this device */
+  @P@_ERROR_INDEX_OUT_OF_RANGE = 4 /* an index tensor held a value out of range: the kernels
+                                      ran (clamping reads, skipping such scatter positions)
+                                      but the outputs are not what the fusion says */
 } @P@_status;
 
 /* This thread's message for its last call that failed; "" when that call
@@ -369,6 +372,25 @@ static @P@_UNUSED @P@_status @P@_check_tensor_memory(
   return @P@_check_memory(arg, (const char *)t->data + t->byte_offset, device_id);
 }
 
+/* The index flag (codegen/IndexChecks.h), the workspace's first word:
+   zeroed before a launch's kernels, read back after them. Reading it waits
+   for the kernels: a kernel that failed is reported as a CUDA error. */
+static @P@_UNUSED @P@_status @P@_index_flag_clear(void *workspace, CUstream stream) {
+  CUresult result = cuMemsetD32Async((CUdeviceptr)(uintptr_t)workspace, 0, 1, stream);
+  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, "cuMemsetD32Async", NULL);
+}
+
+static @P@_UNUSED @P@_status @P@_index_flag_read(void *workspace, CUstream stream, int *flag) {
+  const char *call = "cuMemcpyDtoHAsync";
+  CUresult result =
+      cuMemcpyDtoHAsync(flag, (CUdeviceptr)(uintptr_t)workspace, sizeof *flag, stream);
+  if (result == CUDA_SUCCESS) {
+    call = "cuStreamSynchronize";
+    result = cuStreamSynchronize(stream);
+  }
+  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, call, NULL);
+}
+
 static @P@_UNUSED @P@_status @P@_check_workspace(
     int64_t needed, const void *workspace, size_t workspace_bytes) {
   if (needed > 0 && (uint64_t)workspace_bytes < (uint64_t)needed)
@@ -563,6 +585,9 @@ const std::vector<std::string> &runtimeIdentifiers() {
                                                         "ERROR_INVALID_ARGUMENT",
                                                         "ERROR_CUDA",
                                                         "ERROR_UNSUPPORTED",
+                                                        "ERROR_INDEX_OUT_OF_RANGE",
+                                                        "index_flag_clear",
+                                                        "index_flag_read",
                                                         "last_error",
                                                         "unload",
                                                         "THREAD_LOCAL",

@@ -1,6 +1,6 @@
 // Writes the generated headers the compile tests of tests/header/ build
 // (CMakeLists.txt there): kernels.h with the fusions `scale` and `views`,
-// other.h with `mask` (tests/unit/PackagingFixtures.h), each embedding a real
+// other.h with `mask` and `take` (tests/unit/PackagingFixtures.h), each embedding a real
 // fatbin of the fixtures' kernels (NVRTC for sm_80 and sm_90 plus PTX).
 #include "PackagingFixtures.h"
 #include "packaging/HeaderWriter.h"
@@ -31,7 +31,7 @@ void writeHeaderFor(const char *source, const std::string &name,
 
 TEST(HeaderFiles, WritesTheHeadersTheCompileTestsBuild) {
   writeHeaderFor(test::kScaleAndViews, "kernels", {test::scaleCode(), test::viewsCode()});
-  writeHeaderFor(test::kMask, "other", {test::maskCode()});
+  writeHeaderFor(test::kMaskAndTake, "other", {test::maskCode(), test::takeCode()});
 }
 
 } // namespace

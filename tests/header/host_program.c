@@ -182,6 +182,32 @@ CUresult cuGetErrorString(CUresult error, const char **text) {
 }
 
 static int current_device;
+/* The index flag: what the mock "copies back", and the calls around it. */
+static int next_index_flag, flag_clears, flag_reads, stream_syncs;
+static CUdeviceptr cleared_at;
+
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count_, CUstream stream) {
+  (void)stream;
+  CHECK(value == 0 && count_ == 1);
+  count(&flag_clears);
+  cleared_at = dst;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CUstream stream) {
+  (void)stream;
+  CHECK(src == cleared_at && bytes == sizeof(int));
+  count(&flag_reads);
+  memcpy(dst, &next_index_flag, sizeof(int));
+  next_index_flag = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamSynchronize(CUstream stream) {
+  (void)stream;
+  count(&stream_syncs);
+  return CUDA_SUCCESS;
+}
 
 CUresult cuCtxGetDevice(CUdevice *device) {
   count(NULL);
@@ -524,6 +550,33 @@ static void launches_through_the_driver(void) {
   }
 }
 
+/* take's indices are checked: launch zeroes the workspace's flag, launches,
+   reads the flag back (synchronizing) and reports an index out of range. */
+static void index_checks(void) {
+  static const int64_t n[1] = {10}, k[1] = {4};
+  Tensor x, i, y;
+  tensor(&x, 0x10000, kDLFloat, 32, 1, n, NULL);
+  tensor(&i, 0x20000, kDLInt, 64, 1, k, NULL);
+  tensor(&y, 0x30000, kDLFloat, 32, 1, k, NULL);
+  CHECK_ERROR(other_take_launch(&x.t, &i.t, &y.t, NULL, 0, NULL), other_ERROR_INVALID_ARGUMENT,
+              "other_take_launch: workspace_bytes is 0 but these inputs need 256 (see "
+              "workspace_size)");
+  CHECK(flag_clears == 0);
+  CHECK(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL) == other_OK);
+  CHECK(flag_clears == 1 && flag_reads == 1 && stream_syncs == 1 && cleared_at == 0x90000);
+  CHECK(strcmp(launched_kernel, "take_k0") == 0);
+  next_index_flag = 3;
+  CHECK_ERROR(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL),
+              other_ERROR_INDEX_OUT_OF_RANGE,
+              "other_take_launch: 'y' (index_select): an index in 'i' is outside [0, "
+              "x.shape[0])");
+  next_index_flag = 9;
+  CHECK_ERROR(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL),
+              other_ERROR_INDEX_OUT_OF_RANGE,
+              "other_take_launch: an index is out of range (flag 9)");
+  CHECK(flag_clears == 3 && flag_reads == 3 && stream_syncs == 3);
+}
+
 /* Threads racing to the first launch load the library once. */
 static void *launch_many(void *unused) {
   Tensor x, y;
@@ -560,6 +613,7 @@ int main(void) {
 #ifdef FUSERC_MOCK_DRIVER
   CHECK(driver_calls == 0); /* nothing above may reach the driver */
   launches_through_the_driver();
+  index_checks();
   concurrent_launches_load_once();
 #endif
   if (failures) {

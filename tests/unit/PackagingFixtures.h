@@ -9,6 +9,8 @@
 //          a = permute(x) (a view), b = slice(z) (a view), c = u + 1 in place;
 //          a made-up workspace of 4*M*K bytes so launch checks it
 //   mask   x: bf16[B, 8], keep: bool[B, 8] -> y = where(keep, x, 0)
+//   take   x: f32[N], i: i64[K] -> y = index_select(x, i): its indices are
+//          checked (codegen/IndexChecks.h), through a 256-byte workspace
 #pragma once
 
 #include "TestSupport.h"
@@ -51,6 +53,22 @@ fusion mask {
   input x: bf16[B, 8]
   input keep: bool[B, 8]
   y = where(keep, x, 0)
+  output y
+}
+)";
+
+inline const char *const kMaskAndTake = R"(
+fusion mask {
+  input x: bf16[B, 8]
+  input keep: bool[B, 8]
+  y = where(keep, x, 0)
+  output y
+}
+
+fusion take {
+  input x: f32[N]
+  input i: i64[K]
+  y = index_select(x, i, dim=0)
   output y
 }
 )";
@@ -224,6 +242,58 @@ if (st != FUSERC_NAME_OK)
   return st;
 )";
   code.kernels.push_back(k);
+  return code;
+}
+
+inline FusionCode takeCode() {
+  FusionCode code;
+  code.fusion = "take";
+  code.cudaSource = R"(// segment 0 (pointwise): y = index_select(x, i, dim=0), indices checked
+struct take_k0_args {
+  const float *x;
+  const long long *i;
+  float *y;
+  long long n, k;
+  int *index_error;
+};
+extern "C" __global__ void take_k0(take_k0_args a) {
+  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (t < a.k) {
+    long long j = a.i[t];
+    if (j < 0 || j >= a.n) {
+      *a.index_error = 3;
+      j = j < 0 ? 0 : a.n - 1;
+    }
+    a.y[t] = a.x[j];
+  }
+}
+)";
+  KernelPlan k;
+  k.name = "take_k0";
+  k.scheduler = "pointwise";
+  k.segment = 0;
+  k.ops = {"y = index_select(x, i, dim=0)"};
+  k.variants = {{"take_k0", "always"}};
+  k.selection = "one variant";
+  k.launchGeometry = "grid ceildiv(K, 256), block 256";
+  k.bytesMoved = Extent(16) * Extent::symbol("K");
+  k.argsStruct = "typedef struct {\n  const float *x;\n  const int64_t *i;\n  float *y;\n"
+                 "  int64_t n, k;\n  int *index_error;\n} FUSERC_NAME_take_k0_args;\n";
+  k.hostLaunch = R"(FUSERC_NAME_take_k0_args args;
+args.x = (const float *)((const char *)in_x->data + in_x->byte_offset);
+args.i = (const int64_t *)((const char *)in_i->data + in_i->byte_offset);
+args.y = (float *)((char *)out_y->data + out_y->byte_offset);
+args.n = sym_N;
+args.k = sym_K;
+args.index_error = (int *)ws;
+st = FUSERC_NAME_launch_kernel("take_k0", (unsigned)fuserc_ceildiv(args.k, 256), 1, 1, 256, 0,
+                               &args, stream);
+if (st != FUSERC_NAME_OK)
+  return st;
+)";
+  code.kernels.push_back(k);
+  code.workspaceBytes = 256;
+  code.indexChecks = {{3, "'y' (index_select): an index in 'i' is outside [0, x.shape[0])"}};
   return code;
 }
 
