@@ -3,9 +3,10 @@
 // status and message, launch nothing (the output keeps its poison) and leave
 // no CUDA error behind (the context still synchronizes cleanly). Misaligned
 // but element-aligned pointers must fall back to scalar code and compute the
-// right result. Then: 16 threads racing to the first launch load the fatbin
-// exactly once (cuLibraryLoadData is interposed and counted), and launches
-// work in two contexts (two devices when there are two).
+// right result. Indices out of range return NAME_ERROR_INDEX_OUT_OF_RANGE
+// naming the op, with the context still healthy. Then: 16 threads racing to the first launch load
+// the fatbin exactly once (cuLibraryLoadData is interposed and counted), and launches work in two
+// contexts (two devices when there are two).
 //
 //   fuserc gpu/wrapper/validation.fus -o kernels
 //   g++ -std=c++17 -O1 wrapper_validation.cpp -I kernels -I DLPACK_INCLUDE
@@ -322,6 +323,91 @@ void colSumChecks() {
   report(ok, "col_sum with its workspace computes the sums", validation_last_error());
 }
 
+// ---- take and put: indices out of range ----
+
+// A device buffer of int64 indices.
+struct Indices {
+  CUdeviceptr device = 0;
+  int64_t shape[1];
+  DLTensor t{};
+  explicit Indices(const std::vector<int64_t> &v) {
+    cuMemAlloc(&device, v.size() * sizeof(int64_t));
+    cuMemcpyHtoD(device, v.data(), v.size() * sizeof(int64_t));
+    shape[0] = static_cast<int64_t>(v.size());
+    t.data = ptr(device);
+    t.device = DLDevice{kDLCUDA, 0};
+    t.ndim = 1;
+    t.dtype = DLDataType{kDLInt, 64, 1};
+    t.shape = shape;
+  }
+  ~Indices() { cuMemFree(device); }
+  Indices(const Indices &) = delete;
+  Indices &operator=(const Indices &) = delete;
+};
+
+void indexChecks() {
+  const int64_t n = 1000, k = 4096;
+  std::vector<float> hx = ramp(n, 1.0f), hs = ramp(k, 9.0f);
+  Buffer x(n), s(k), y(k), put(n);
+  x.upload(hx);
+  s.upload(hs);
+  Tensor tx(ptr(x.device), {n}), ts(ptr(s.device), {k});
+  std::vector<int64_t> good(k), big(k), negative(k), wraps(k);
+  for (int64_t j = 0; j < k; ++j)
+    good[j] = big[j] = negative[j] = wraps[j] = (j * 37) % n;
+  big[k - 1] = n;                    // one past the end
+  negative[k / 2] = -1;              // before the start
+  wraps[3] = (int64_t(1) << 32) + 5; // 5 if truncated to 32 bits
+  size_t bytes = 0;
+  Indices gi(good);
+  validation_status st = validation_take_workspace_size(&tx.t, &gi.t, &bytes);
+  report(st == validation_OK && bytes >= 4, "take needs the index flag's workspace",
+         std::to_string(bytes) + " bytes");
+  Buffer ws((bytes + 3) / 4);
+  auto take = [&](const std::vector<int64_t> &idx, const char *what, validation_status want,
+                  const char *message) {
+    Indices ti(idx);
+    Tensor ty(ptr(y.device), {k});
+    y.poison();
+    validation_status got =
+        validation_take_launch(&tx.t, &ti.t, &ty.t, ptr(ws.device), bytes, nullptr);
+    std::string error = validation_last_error();
+    bool ok = got == want && error.find(message) != std::string::npos && contextClean();
+    if (ok && want == validation_OK) {
+      std::vector<float> out = y.download();
+      for (int64_t j = 0; ok && j < k; ++j)
+        ok = out[j] == hx[idx[j]];
+    }
+    report(ok, std::string("take: ") + what,
+           "status " + std::to_string(got) + ", \"" + error + "\"");
+  };
+  take(good, "indices in range", validation_OK, "");
+  const auto range = validation_ERROR_INDEX_OUT_OF_RANGE;
+  const char *takeMessage = "'y' (index_select): an index in 'i' is outside [0, x.shape[0])";
+  take(big, "an index one past the end", range, takeMessage);
+  take(negative, "a negative index", range, takeMessage);
+  take(wraps, "2^32 + 5 (in range if truncated)", range, takeMessage);
+  take(good, "in range again after errors", validation_OK, "");
+
+  auto scatter = [&](const std::vector<int64_t> &idx, const char *what, validation_status want) {
+    Indices ti(idx);
+    Tensor tp(ptr(put.device), {n}), tsrc(ptr(s.device), {k});
+    put.poison();
+    validation_status got =
+        validation_put_launch(&tx.t, &ti.t, &tsrc.t, &tp.t, ptr(ws.device), bytes, nullptr);
+    std::string error = validation_last_error();
+    bool ok = got == want && contextClean() &&
+              (want == validation_OK ||
+               error.find("'y' (scatter): an index in 'i' is outside [0, x.shape[0])") !=
+                   std::string::npos);
+    report(ok, std::string("put: ") + what,
+           "status " + std::to_string(got) + ", \"" + error + "\"");
+  };
+  scatter(good, "indices in range", validation_OK);
+  scatter(big, "an index one past the end", range);
+  scatter(wraps, "2^32 + 5 (in range if truncated)", range);
+}
+
 // ---- loading: once under a race, per context ----
 
 void concurrentFirstLaunches() {
@@ -443,6 +529,7 @@ int main() {
     return 1;
   scaleAddChecks();
   colSumChecks();
+  indexChecks();
   concurrentFirstLaunches();
   twoContexts(context);
   launchCallTime();
