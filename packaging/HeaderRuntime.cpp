@@ -374,16 +374,25 @@ static @P@_UNUSED @P@_status @P@_check_tensor_memory(
 
 /* The index flag (codegen/IndexChecks.h), the workspace's first word:
    zeroed before a launch's kernels, read back after them. Reading it waits
-   for the kernels: a kernel that failed is reported as a CUDA error. */
+   for the kernels: a kernel that failed is reported as a CUDA error. A
+   stream being captured into a CUDA graph cannot be waited for: there the
+   flag is not read (the captured kernels still clamp and never fault). */
 static @P@_UNUSED @P@_status @P@_index_flag_clear(void *workspace, CUstream stream) {
   CUresult result = cuMemsetD32Async((CUdeviceptr)(uintptr_t)workspace, 0, 1, stream);
   return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, "cuMemsetD32Async", NULL);
 }
 
 static @P@_UNUSED @P@_status @P@_index_flag_read(void *workspace, CUstream stream, int *flag) {
-  const char *call = "cuMemcpyDtoHAsync";
-  CUresult result =
-      cuMemcpyDtoHAsync(flag, (CUdeviceptr)(uintptr_t)workspace, sizeof *flag, stream);
+  const char *call = "cuStreamIsCapturing";
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  CUresult result = cuStreamIsCapturing(stream, &capture);
+  *flag = 0;
+  if (result == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return @P@_OK;
+  if (result == CUDA_SUCCESS) {
+    call = "cuMemcpyDtoHAsync";
+    result = cuMemcpyDtoHAsync(flag, (CUdeviceptr)(uintptr_t)workspace, sizeof *flag, stream);
+  }
   if (result == CUDA_SUCCESS) {
     call = "cuStreamSynchronize";
     result = cuStreamSynchronize(stream);

@@ -203,6 +203,15 @@ CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes, CUstream st
   return CUDA_SUCCESS;
 }
 
+static CUstreamCaptureStatus capture_status = CU_STREAM_CAPTURE_STATUS_NONE;
+
+CUresult cuStreamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
+  (void)stream;
+  count(NULL);
+  *status = capture_status;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuStreamSynchronize(CUstream stream) {
   (void)stream;
   count(&stream_syncs);
@@ -575,6 +584,13 @@ static void index_checks(void) {
               other_ERROR_INDEX_OUT_OF_RANGE,
               "other_take_launch: an index is out of range (flag 9)");
   CHECK(flag_clears == 3 && flag_reads == 3 && stream_syncs == 3);
+  /* A stream being captured into a graph is not waited for. */
+  capture_status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+  next_index_flag = 3;
+  CHECK(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL) == other_OK);
+  CHECK(flag_clears == 4 && flag_reads == 3 && stream_syncs == 3);
+  capture_status = CU_STREAM_CAPTURE_STATUS_NONE;
+  next_index_flag = 0;
 }
 
 /* Threads racing to the first launch load the library once. */
