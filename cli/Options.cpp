@@ -2,6 +2,7 @@
 #include "cli/Options.h"
 
 #include "cli/ExitCodes.h"
+#include "ir/Limits.h"
 #include "passes/Pipeline.h"
 
 #include <CLI/CLI.hpp>
@@ -67,6 +68,9 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes) {
     if (eq == std::string::npos || !isIdentifier(sym) || ec != std::errc() ||
         end != s.data() + s.size() || value < 1)
       throw UsageError{"--shape: expected SYMBOL=N with N a positive integer, got '" + s + "'"};
+    if (value > limits::kMaxElements)
+      throw UsageError{"--shape: " + sym + "=" + std::to_string(value) +
+                       " is larger than the largest extent, 2^60"};
     if (!o.shapes.emplace(sym, value).second)
       throw UsageError{"--shape: symbol '" + sym + "' is given twice"};
   }

@@ -4,6 +4,7 @@
 #include "frontend/AttributeConversion.h"
 #include "frontend/Parser.h"
 #include "ir/Inference.h"
+#include "ir/Limits.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -54,7 +55,7 @@ public:
                                 "' has no outputs; declare at least one "
                                 "with 'output NAME'");
     for (const ast::InputDecl &in : ast_.inputs)
-      if (Value *v = fusion_->findValue(in.name); v && !used_.count(v) && isFirstDefinition(in))
+      if (Value *v = boundValue(in.name); v && !used_.count(v) && isFirstDefinition(in))
         diag_.error(in.loc, "input '" + in.name + "' is never used");
     if (diag_.errorCount() != errorsBefore)
       return nullptr;
@@ -66,6 +67,13 @@ private:
     Value *value = nullptr; // null: poisoned by an earlier error
     llvm::SMLoc loc;
   };
+
+  // The value a name was first bound to, or null. (Fusion::findValue would
+  // do, but it scans every value: quadratic in a fusion with many inputs.)
+  Value *boundValue(const std::string &name) const {
+    auto it = names_.find(name);
+    return it == names_.end() ? nullptr : it->second.value;
+  }
 
   bool isFirstDefinition(const ast::InputDecl &in) const {
     auto it = firstDefinition_.find(in.name);
@@ -105,13 +113,31 @@ private:
     }
     std::vector<Extent> shape;
     if (in.dims) {
+      if (in.dims->size() > limits::kMaxRank) {
+        diag_.error(in.dimsLoc, "input '" + in.name + "' has rank " +
+                                    std::to_string(in.dims->size()) + "; tensors have at most " +
+                                    std::to_string(limits::kMaxRank) + " dims");
+        ok = false;
+      }
       for (const ast::Dim &d : *in.dims) {
         if (d.value && *d.value < 0) {
           diag_.error(d.loc, "extent " + std::to_string(*d.value) + " of input '" + in.name +
                                  "' is negative");
           ok = false;
+        } else if (d.value && *d.value > limits::kMaxElements) {
+          diag_.error(d.loc, "extent " + std::to_string(*d.value) + " of input '" + in.name +
+                                 "' is larger than " + std::to_string(limits::kMaxElements) +
+                                 " (2^60)");
+          ok = false;
         }
         shape.push_back(d.value ? Extent(*d.value) : Extent::symbol(d.symbol));
+      }
+      Extent count = numElements(shape);
+      std::optional<int64_t> c = count.constant();
+      if (ok && (count.problems() || (c && *c > limits::kMaxElements))) {
+        diag_.error(in.dimsLoc, "input '" + in.name + "' " + shapeString(shape) +
+                                    " has more than 2^60 elements");
+        ok = false;
       }
     } else {
       if (in.layout) {
@@ -202,6 +228,31 @@ private:
     return nullptr;
   }
 
+  // How many ops lead from an input to `v` along the longest chain.
+  size_t depthOf(const Value *v) const { return v->id() < depth_.size() ? depth_[v->id()] : 0; }
+
+  // Refuses a fusion past limits::kMaxOps ops (once) or an op deeper than
+  // limits::kMaxOpDepth, whose users then fail quietly as poisoned.
+  bool withinOpLimits(const ast::Expr &call, const std::vector<Value *> &operands, size_t *depth) {
+    if (fusion_->ops().size() >= limits::kMaxOps) {
+      if (!tooManyOps_)
+        diag_.error(call.loc, "fusion '" + ast_.name + "' has more than " +
+                                  std::to_string(limits::kMaxOps) + " ops; split it");
+      tooManyOps_ = true;
+      return false;
+    }
+    *depth = 0;
+    for (const Value *v : operands)
+      *depth = std::max(*depth, depthOf(v));
+    if (++*depth > limits::kMaxOpDepth) {
+      diag_.error(call.loc, "'" + call.name + "' is at the end of a chain of more than " +
+                                std::to_string(limits::kMaxOpDepth) +
+                                " dependent ops; split the fusion");
+      return false;
+    }
+    return true;
+  }
+
   Value *buildCall(const ast::Expr &call, const std::string &resultName) {
     const OpInfo *info = lookupOp(call.name);
     if (!info) {
@@ -226,7 +277,8 @@ private:
       }
       ok &= convertAttribute(*info, arg, attrs, attrArgs);
     }
-    if (!ok)
+    size_t depth = 0;
+    if (!ok || !withinOpLimits(call, operands, &depth))
       return nullptr;
 
     InferenceResult result = inferResultType(info->kind, operands, attrs);
@@ -239,10 +291,13 @@ private:
       diag_.error(loc, error->message);
       return nullptr;
     }
-    return fusion_
-        ->addOp(info->kind, std::move(operands), std::move(attrs),
-                std::get<TensorType>(std::move(result)), resultName, call.loc)
-        ->result();
+    Value *v = fusion_
+                   ->addOp(info->kind, std::move(operands), std::move(attrs),
+                           std::get<TensorType>(std::move(result)), resultName, call.loc)
+                   ->result();
+    depth_.resize(v->id() + 1, 0);
+    depth_[v->id()] = depth;
+    return v;
   }
 
   // Where an attribute value, or one entry of a list value, was written.
@@ -330,7 +385,7 @@ private:
   }
 
   Value *checkAlias(const ast::OutputDecl &out, Value *v) {
-    Value *target = fusion_->findValue(out.aliases);
+    Value *target = boundValue(out.aliases);
     if (!target || !target->isInput() || target->isScalarInput()) {
       diag_.error(out.aliasesLoc, "'" + out.aliases +
                                       "' is not a tensor input; 'aliases' names "
@@ -362,6 +417,8 @@ private:
   std::map<std::string, llvm::SMLoc> outputs_;
   std::set<std::string> symbols_;
   std::set<const Value *> used_;
+  std::vector<size_t> depth_; // by value id: see depthOf
+  bool tooManyOps_ = false;
 };
 
 } // namespace

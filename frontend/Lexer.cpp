@@ -1,6 +1,8 @@
 // The fusion text lexer (see Lexer.h).
 #include "frontend/Lexer.h"
 
+#include "ir/Limits.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <cctype>
@@ -76,6 +78,13 @@ Token Lexer::next() {
   if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
     while (pos_ != text_.end() && (std::isalnum(static_cast<unsigned char>(*pos_)) || *pos_ == '_'))
       ++pos_;
+    if (size_t length = pos_ - begin; length > limits::kMaxIdentifierLength) {
+      Token t = make(TokenKind::Error, begin);
+      t.value = "name '" + t.spelling.take_front(16).str() + "...' is " + std::to_string(length) +
+                " characters long; names have at most " +
+                std::to_string(limits::kMaxIdentifierLength);
+      return t;
+    }
     return make(TokenKind::Identifier, begin);
   }
   if (std::isdigit(static_cast<unsigned char>(c)) ||

@@ -2,6 +2,7 @@
 #include "frontend/Parser.h"
 
 #include "frontend/Lexer.h"
+#include "ir/Limits.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -93,6 +94,27 @@ private:
     diag_.note(first, "first given here");
     throw SyntaxError{};
   }
+
+  // Counts one level of nesting (an op call or a list) for the lifetime of
+  // the guard; past limits::kMaxNesting the parse stops with an error, so
+  // the recursion of this parser, and of every later walk over the tree,
+  // stays bounded.
+  class NestingGuard {
+  public:
+    NestingGuard(Parser &p, llvm::SMLoc at, llvm::StringRef what) : p_(p) {
+      if (++p_.nesting_ > limits::kMaxNesting) {
+        p_.diag_.error(at, what + " nested more than " + std::to_string(limits::kMaxNesting) +
+                               " deep; split the expression into statements");
+        throw SyntaxError{};
+      }
+    }
+    ~NestingGuard() { --p_.nesting_; }
+    NestingGuard(const NestingGuard &) = delete;
+    NestingGuard &operator=(const NestingGuard &) = delete;
+
+  private:
+    Parser &p_;
+  };
 
   // An identifier that names something (not a keyword).
   std::string expectName(llvm::StringRef what, llvm::SMLoc *loc) {
@@ -302,6 +324,7 @@ private:
       return e;
     }
     e.kind = ast::Expr::Kind::Call;
+    NestingGuard nested(*this, e.loc, "op calls");
     Token open = tok_;
     advance();
     while (!tok_.is(TokenKind::RParen)) {
@@ -365,6 +388,7 @@ private:
       return v;
     case TokenKind::LBracket: {
       v.kind = ast::AttrValue::Kind::List;
+      NestingGuard nested(*this, v.loc, "lists");
       Token open = tok_;
       advance();
       while (!tok_.is(TokenKind::RBracket)) {
@@ -384,6 +408,7 @@ private:
   DiagnosticEngine &diag_;
   Token tok_;
   std::string end_ = "end of input"; // what EndOfFile means to the user
+  size_t nesting_ = 0;               // open op calls and lists
 };
 
 template <class F> auto guarded(F &&f) -> std::optional<decltype(f())> {

@@ -3,6 +3,8 @@
 
 #include "frontend/Lexer.h"
 #include "frontend/Parser.h"
+#include "frontend/YamlNesting.h"
+#include "ir/Limits.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -23,6 +25,12 @@ public:
       : diag_(diag), buffer_(diag.sourceMgr().getMemoryBuffer(bufferId)->getBuffer()) {}
 
   std::vector<ast::Fusion> load() {
+    if (std::optional<size_t> at = findYamlNestingBeyond(buffer_, limits::kMaxNesting)) {
+      diag_.error(llvm::SMLoc::getFromPointer(buffer_.begin() + *at),
+                  "YAML collections nested more than " + std::to_string(limits::kMaxNesting) +
+                      " deep");
+      throw LoadError{};
+    }
     YAML::Node parsed;
     try {
       parsed = YAML::Load(buffer_.str());
@@ -180,6 +188,7 @@ private:
     f.loc = locOf(name);
     if (!isIdentifierText(f.name))
       error(name, "fusion name '" + f.name + "' is not an identifier");
+    checkNameLength(name, f.name);
     for (const YAML::Node &in : list(node, "inputs"))
       f.inputs.push_back(loadInput(in));
     for (const YAML::Node &op : list(node, "ops"))
@@ -187,6 +196,14 @@ private:
     for (const YAML::Node &out : list(node, "outputs"))
       f.outputs.push_back(loadOutput(out));
     return f;
+  }
+
+  // The same limit as the text form's lexer applies.
+  void checkNameLength(const YAML::Node &node, const std::string &s) {
+    if (s.size() > limits::kMaxIdentifierLength)
+      error(node, "name '" + s.substr(0, 16) + "...' is " + std::to_string(s.size()) +
+                      " characters long; names have at most " +
+                      std::to_string(limits::kMaxIdentifierLength));
   }
 
   static bool isIdentifierText(llvm::StringRef s) {
@@ -208,6 +225,7 @@ private:
     std::string s = scalar(node, what);
     if (!isIdentifierText(s))
       error(node, "expected " + what + ", found '" + s + "'");
+    checkNameLength(node, s);
     return s;
   }
 

@@ -18,6 +18,7 @@ struct Atom {
   std::string name;             // the symbol's name (Symbol only)
   std::vector<Extent> operands; // the two operands (every kind but Symbol)
   std::string text;
+  uint8_t problems = 0; // of the operands
 };
 
 } // namespace extent_detail
@@ -31,24 +32,32 @@ using extent_detail::Term;
 using AtomPtr = std::shared_ptr<const Atom>;
 
 // Coefficient arithmetic wraps on overflow (two's complement) instead of invoking UB; the
-// overflow builtins store the wrapped result, which is all we need.
-int64_t addWrap(int64_t a, int64_t b) {
+// overflow builtins store the wrapped result and say whether it wrapped, which extents record
+// (ExtentProblem) so that inference can report it.
+int64_t addWrap(int64_t a, int64_t b, uint8_t *problems = nullptr) {
   int64_t r;
-  (void)__builtin_add_overflow(a, b, &r);
+  if (__builtin_add_overflow(a, b, &r) && problems)
+    *problems |= kExtentOverflow;
   return r;
 }
 
-int64_t mulWrap(int64_t a, int64_t b) {
+int64_t mulWrap(int64_t a, int64_t b, uint8_t *problems = nullptr) {
   int64_t r;
-  (void)__builtin_mul_overflow(a, b, &r);
+  if (__builtin_mul_overflow(a, b, &r) && problems)
+    *problems |= kExtentOverflow;
   return r;
 }
 
-int64_t negWrap(int64_t a) {
+int64_t negWrap(int64_t a, uint8_t *problems = nullptr) {
   int64_t r;
-  (void)__builtin_sub_overflow(int64_t{0}, a, &r);
+  if (__builtin_sub_overflow(int64_t{0}, a, &r) && problems)
+    *problems |= kExtentOverflow;
   return r;
 }
+
+// A product of polynomials with more terms than this is not expanded (see kExtentTooComplex):
+// distributing products of sums could otherwise take exponential time and memory.
+constexpr size_t kMaxProductTerms = 4096;
 
 // Floor/ceil division and floor modulo of constants. Division by -1 is special-cased because
 // INT64_MIN / -1 traps; it wraps like the other operations instead.
@@ -142,15 +151,17 @@ std::string magnitudeString(int64_t c) {
 
 // Puts arbitrary terms into canonical form: factors sorted, like terms combined, zero terms
 // dropped, terms ordered by monomial text with the constant last, and the text printed.
-Extent makeExtent(std::vector<Term> terms) {
+Extent makeExtent(std::vector<Term> terms, uint8_t problems = 0) {
   std::map<std::string, Term> merged;
   for (Term &t : terms) {
+    for (const AtomPtr &f : t.factors)
+      problems |= f->problems;
     std::sort(t.factors.begin(), t.factors.end(),
               [](const AtomPtr &a, const AtomPtr &b) { return a->text < b->text; });
     int64_t coeff = t.coeff;
     auto [it, inserted] = merged.try_emplace(monomialKey(t.factors), std::move(t));
     if (!inserted)
-      it->second.coeff = addWrap(it->second.coeff, coeff);
+      it->second.coeff = addWrap(it->second.coeff, coeff, &problems);
   }
 
   // The map orders by key; the constant's key "" sorts first, but it is printed last.
@@ -162,6 +173,7 @@ Extent makeExtent(std::vector<Term> terms) {
     ordered.emplace_back("", std::move(it->second));
 
   auto poly = std::make_shared<Poly>();
+  poly->problems = problems;
   for (auto &[key, t] : ordered) {
     bool negative = t.coeff < 0;
     if (poly->text.empty())
@@ -191,6 +203,7 @@ Extent opaque(AtomKind kind, const Extent &a, const Extent &b) {
   auto atom = std::make_shared<Atom>();
   atom->kind = kind;
   atom->operands = {a, b};
+  atom->problems = a.problems() | b.problems();
   atom->text = std::string(kindName(kind)) + "(" + a.str() + ", " + b.str() + ")";
   return fromAtom(std::move(atom));
 }
@@ -233,18 +246,28 @@ std::optional<Extent> exactQuotient(const Poly &a, const Term &d) {
   return makeExtent(std::move(out));
 }
 
+// `e` with the problems of the extents it was simplified from added.
+Extent withProblems(Extent e, uint8_t problems) {
+  if ((e.problems() | problems) == e.problems())
+    return e;
+  auto poly = std::make_shared<Poly>(e.poly());
+  poly->problems |= problems;
+  return Extent(std::shared_ptr<const Poly>(std::move(poly)));
+}
+
 Extent divide(AtomKind kind, const Extent &a, const Extent &b) {
+  const uint8_t problems = a.problems() | b.problems();
   std::optional<int64_t> ca = a.constant(), cb = b.constant();
   if (ca && cb) {
     if (std::optional<int64_t> v = foldConst(kind, *ca, *cb))
-      return *v;
+      return withProblems(*v, problems);
     return opaque(kind, a, b); // division by zero: evaluate() reports it
   }
   // A single-term divisor (a nonzero constant, a symbol, 2*C, ...) may divide exactly; this
   // also covers x / 1 == x and mod(x, 1) == 0.
   if (b.poly().terms.size() == 1) {
     if (std::optional<Extent> q = exactQuotient(a.poly(), b.poly().terms[0]))
-      return kind == AtomKind::Mod ? Extent(0) : *q;
+      return withProblems(kind == AtomKind::Mod ? Extent(0) : *q, problems);
   }
   return opaque(kind, a, b);
 }
@@ -252,7 +275,7 @@ Extent divide(AtomKind kind, const Extent &a, const Extent &b) {
 Extent minMax(AtomKind kind, const Extent &a, const Extent &b) {
   std::optional<int64_t> ca = a.constant(), cb = b.constant();
   if (ca && cb)
-    return *foldConst(kind, *ca, *cb);
+    return withProblems(*foldConst(kind, *ca, *cb), a.problems() | b.problems());
   if (a == b)
     return a;
   // Commutative: order operands by text so min(a, b) and min(b, a) are the same atom.
@@ -320,30 +343,38 @@ Extent Extent::symbol(std::string_view name) {
 Extent operator+(const Extent &a, const Extent &b) {
   std::vector<Term> terms = a.poly().terms;
   terms.insert(terms.end(), b.poly().terms.begin(), b.poly().terms.end());
-  return makeExtent(std::move(terms));
+  return makeExtent(std::move(terms), a.problems() | b.problems());
 }
 
 Extent operator-(const Extent &a, const Extent &b) {
+  uint8_t problems = a.problems() | b.problems();
   std::vector<Term> terms = a.poly().terms;
   for (Term t : b.poly().terms) {
-    t.coeff = negWrap(t.coeff);
+    t.coeff = negWrap(t.coeff, &problems);
     terms.push_back(std::move(t));
   }
-  return makeExtent(std::move(terms));
+  return makeExtent(std::move(terms), problems);
 }
 
 Extent operator*(const Extent &a, const Extent &b) {
+  uint8_t problems = a.problems() | b.problems();
+  if (a.poly().terms.size() * b.poly().terms.size() > kMaxProductTerms) {
+    auto poly = std::make_shared<Poly>();
+    poly->text = "<too complex>";
+    poly->problems = problems | kExtentTooComplex;
+    return Extent(std::shared_ptr<const Poly>(std::move(poly)));
+  }
   // Distribute: every term of a times every term of b; makeExtent sorts and combines.
   std::vector<Term> terms;
   for (const Term &x : a.poly().terms)
     for (const Term &y : b.poly().terms) {
       Term t;
-      t.coeff = mulWrap(x.coeff, y.coeff);
+      t.coeff = mulWrap(x.coeff, y.coeff, &problems);
       t.factors = x.factors;
       t.factors.insert(t.factors.end(), y.factors.begin(), y.factors.end());
       terms.push_back(std::move(t));
     }
-  return makeExtent(std::move(terms));
+  return makeExtent(std::move(terms), problems);
 }
 
 Extent Extent::floorDiv(const Extent &a, const Extent &b) {
@@ -356,6 +387,8 @@ Extent Extent::max(const Extent &a, const Extent &b) { return minMax(AtomKind::M
 
 std::optional<int64_t> Extent::constant() const {
   const std::vector<Term> &terms = poly_->terms;
+  if (poly_->problems & kExtentTooComplex)
+    return std::nullopt; // its terms were never computed
   if (terms.empty())
     return 0;
   if (terms.size() == 1 && terms[0].factors.empty())

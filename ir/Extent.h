@@ -32,8 +32,17 @@ struct Term {
 struct Poly {
   std::vector<Term> terms; // sorted, no zero coefficients, at most one constant
   std::string text;        // canonical printed form, the identity of the poly
+  uint8_t problems = 0;    // ExtentProblem bits, sticky through every operation
 };
 } // namespace extent_detail
+
+// What went wrong while an extent was computed. Arithmetic never traps: it
+// wraps, or gives up on an expression that would be too large, and records
+// it here, so inference can report the op whose shape could not be computed.
+enum ExtentProblem : uint8_t {
+  kExtentOverflow = 1,   // a coefficient or constant wrapped past int64
+  kExtentTooComplex = 2, // a product would have had too many terms; not computed
+};
 
 class Extent {
 public:
@@ -63,6 +72,9 @@ public:
   std::optional<int64_t> evaluate(const SymbolBindings &bindings) const;
   // The expression with bound symbols replaced by their values.
   Extent substitute(const SymbolBindings &bindings) const;
+
+  // ExtentProblem bits of this extent and of everything it was computed from.
+  uint8_t problems() const { return poly_->problems; }
 
   const std::string &str() const { return poly_->text; }
   friend bool operator==(const Extent &a, const Extent &b) { return a.str() == b.str(); }

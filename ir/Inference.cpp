@@ -5,6 +5,7 @@
 // once. Messages say what was expected and what was found.
 #include "ir/Inference.h"
 #include "ir/InferenceRules.h"
+#include "ir/Limits.h"
 
 #include <algorithm>
 #include <charconv>
@@ -92,12 +93,38 @@ public:
     checkOperands();
     fillDefaults();
     std::vector<Extent> shape = inferShapeRule(kind_, operands_, attrs_);
+    checkResultSize(shape);
     DType dtype = inferDType();
     putInSchemaOrder();
     return {dtype, std::move(shape)};
   }
 
 private:
+  // The result must stay within limits::kMaxRank dims and kMaxElements
+  // elements, and its shape must have been computed without overflow.
+  void checkResultSize(const std::vector<Extent> &shape) {
+    if (shape.size() > limits::kMaxRank)
+      fail("the result of " + opName() + " would have rank " + std::to_string(shape.size()) +
+           "; tensors have at most " + std::to_string(limits::kMaxRank) + " dims");
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const Extent &e = shape[d];
+      std::string where = "dim " + std::to_string(d) + " of the result of " + opName();
+      if (e.problems() & kExtentOverflow)
+        fail("the extent of " + where + " overflows 64-bit integers");
+      if ((e.problems() & kExtentTooComplex) || e.str().size() > limits::kMaxExtentLength)
+        fail("the extent of " + where + " is too complex an expression (more than " +
+             std::to_string(limits::kMaxExtentLength) + " characters)");
+      if (std::optional<int64_t> c = e.constant(); c && *c > limits::kMaxElements)
+        fail("the extent " + e.str() + " of " + where + " is larger than " +
+             std::to_string(limits::kMaxElements) + " (2^60)");
+    }
+    Extent count = numElements(shape);
+    std::optional<int64_t> c = count.constant();
+    if (count.problems() || (c && *c > limits::kMaxElements))
+      fail("the result of " + opName() + " " + shapeString(shape) +
+           " would have more than 2^60 elements");
+  }
+
   void checkOperands() {
     size_t expected = info_.operands.size();
     if (info_.isVariadic()) {

@@ -163,6 +163,10 @@ public:
       known = known * out[d];
     }
     Extent total = numElements(in);
+    if (known.problems())
+      fail(opName() + " 'shape' " + attrValueString(attrs_.extents("shape")) +
+               " has too many elements (its element count overflows 64-bit integers)",
+           -1, "shape");
     if (inferred) {
       Extent missing = Extent::floorDiv(total, known);
       if (missing * known != total)
@@ -260,6 +264,10 @@ public:
     std::vector<Extent> out = operand(0)->shape();
     int64_t dim = axisAttr("dim", out.size());
     Extent padded = attrs_.extent("before") + out[dim] + attrs_.extent("after");
+    if (padded.problems() & kExtentOverflow)
+      fail(opName() + " would give dim " + std::to_string(dim) +
+               " an extent that overflows 64-bit integers",
+           -1, "after");
     if (auto c = padded.constant(); c && *c < 0)
       fail(opName() + " would give dim " + std::to_string(dim) + " a negative extent " +
                std::to_string(*c),

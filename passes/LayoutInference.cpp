@@ -20,8 +20,14 @@ struct Candidate {
   std::string root;              // "x", or "row-major (reason)"
   size_t sourceDims = 0;         // non-broadcast dims of the root input
   size_t sourceIndex = SIZE_MAX; // the root input's position; SIZE_MAX: a fallback
-  std::vector<std::string> path; // ops it was mapped through, in order
+  // The first kShownPath ops it was mapped through, in order, and how many
+  // there were: a copy per value of the whole path would be quadratic in a
+  // long chain.
+  std::vector<std::string> path;
+  size_t pathLength = 0;
 };
+
+constexpr size_t kShownPath = 6;
 
 size_t nonBroadcastDims(const Value &v) {
   size_t n = 0;
@@ -38,20 +44,19 @@ bool dominates(const Candidate &a, const Candidate &b) {
   return a.sourceIndex < b.sourceIndex;
 }
 
-std::string describePath(const std::vector<std::string> &path) {
-  constexpr size_t kShown = 6;
+std::string describePath(const Candidate &c) {
   std::string s;
-  for (size_t i = 0; i < path.size() && i < kShown; ++i)
-    s += (i ? ", " : "") + path[i];
-  if (path.size() > kShown)
-    s += ", ... (" + std::to_string(path.size() - kShown) + " more)";
+  for (size_t i = 0; i < c.path.size(); ++i)
+    s += (i ? ", " : "") + c.path[i];
+  if (c.pathLength > c.path.size())
+    s += ", ... (" + std::to_string(c.pathLength - c.path.size()) + " more)";
   return s;
 }
 
 std::string describe(const Candidate &c) {
   if (c.sourceIndex == SIZE_MAX)
-    return c.root + (c.path.empty() ? "" : ", then through " + describePath(c.path));
-  return "from " + c.root + " through " + describePath(c.path);
+    return c.root + (c.path.empty() ? "" : ", then through " + describePath(c));
+  return "from " + c.root + " through " + describePath(c);
 }
 
 class LayoutInference {
@@ -63,7 +68,7 @@ public:
       Value *in = fusion_.inputs()[i];
       if (in->isScalarInput())
         continue;
-      candidates_[in->id()] = Candidate{in->layout(), in->name(), nonBroadcastDims(*in), i, {}};
+      candidates_[in->id()] = Candidate{in->layout(), in->name(), nonBroadcastDims(*in), i, {}, 0};
     }
     for (const auto &op : fusion_.ops())
       inferResult(*op);
@@ -95,7 +100,9 @@ private:
       }
       Candidate c = *from;
       c.layout = std::move(*mapped.layout);
-      c.path.push_back(std::string(op.info().name));
+      if (c.path.size() < kShownPath)
+        c.path.push_back(std::string(op.info().name));
+      ++c.pathLength;
       if (!best || dominates(c, *best))
         best = std::move(c);
     }
@@ -110,7 +117,7 @@ private:
                (op.info().shapeRule == ShapeRule::Creation ? "' creates its result"
                                                            : "' reads no tensor");
     Candidate fallback{
-        rowMajorLayout(result->rank()), "row-major (" + reason + ")", 0, SIZE_MAX, {}};
+        rowMajorLayout(result->rank()), "row-major (" + reason + ")", 0, SIZE_MAX, {}, 0};
     fusion_.setLayout(result, fallback.layout, describe(fallback));
     // Later ops just say where the order was lost.
     fallback.root = "row-major (order lost at '" + std::string(op.info().name) + "')";

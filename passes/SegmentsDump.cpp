@@ -13,7 +13,9 @@ namespace {
 
 std::string sizeText(const Extent &bytes, const SymbolBindings &shapes) {
   std::string text = bytes.str();
-  std::string bound = bytes.substitute(shapes).str();
+  Extent substituted = bytes.substitute(shapes);
+  // Sizes from --shape are checked one by one; their products may still overflow.
+  std::string bound = substituted.problems() ? "more than 2^63" : substituted.str();
   if (bound != text)
     text += " = " + bound;
   return text + " bytes";

@@ -11,6 +11,13 @@
 namespace fuserc {
 namespace {
 
+// A persistent kernel recomputes, for each reduction stage, the pointwise
+// ops leading to it from the row it keeps on chip, so its code grows with
+// the square of the number of chained stages: hundreds of chained softmaxes
+// in one kernel would be megabytes of CUDA that NVRTC takes minutes over.
+// Longer chains are split into several kernels.
+constexpr size_t kMaxReductionStages = 6;
+
 class NormalizationScheduler final : public Scheduler {
 public:
   std::string_view name() const override { return "normalization"; }
@@ -26,6 +33,10 @@ public:
       return Verdict::reject(*reason);
     const ReductionRows &rows = std::get<ReductionRows>(found);
     const FusionAnalysis &a = segment.analysis();
+    if (size_t stages = reductionStages(segment); stages > kMaxReductionStages)
+      return Verdict::reject("its reductions are chained " + std::to_string(stages) +
+                             " deep; one persistent kernel takes at most " +
+                             std::to_string(kMaxReductionStages));
 
     std::vector<bool> depends = dependsOnReduction(segment);
     bool broadcastBack = false;

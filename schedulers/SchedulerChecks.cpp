@@ -4,6 +4,8 @@
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace fuserc {
 
@@ -72,17 +74,38 @@ std::variant<ReductionRows, std::string> findReductionRows(const Segment &segmen
   return rows;
 }
 
+// Segmentation asks schedulers about many candidate segments of a big
+// fusion, so these walks take time in the segment's size, not the fusion's:
+// the per-value state is kept for the segment's values only.
 std::vector<bool> dependsOnReduction(const Segment &segment) {
-  std::vector<char> reaches(segment.fusion().values().size(), 0);
+  std::unordered_set<const Value *> reaches;
   std::vector<bool> depends;
   for (const Op *op : segment.ops()) {
     bool d = isReduction(*op);
     for (const Value *operand : op->operands())
-      d = d || reaches[operand->id()];
-    reaches[op->result()->id()] = d;
+      d = d || reaches.count(operand);
+    if (d)
+      reaches.insert(op->result());
     depends.push_back(d);
   }
   return depends;
+}
+
+size_t reductionStages(const Segment &segment) {
+  std::unordered_map<const Value *, size_t> stages; // values that read a reduction
+  size_t most = 0;
+  for (const Op *op : segment.ops()) {
+    size_t s = 0;
+    for (const Value *operand : op->operands())
+      if (auto it = stages.find(operand); it != stages.end())
+        s = std::max(s, it->second);
+    s += isReduction(*op) ? 1 : 0;
+    if (s) {
+      stages[op->result()] = s;
+      most = std::max(most, s);
+    }
+  }
+  return most;
 }
 
 } // namespace fuserc

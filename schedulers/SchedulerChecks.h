@@ -51,4 +51,8 @@ std::variant<ReductionRows, std::string> findReductionRows(const Segment &segmen
 // or reads, through ops of the segment, a reduction's result.
 std::vector<bool> dependsOnReduction(const Segment &segment);
 
+// The longest chain of reductions in the segment where each reads, through
+// ops of the segment, the one before: 2 for softmax (max, then sum).
+size_t reductionStages(const Segment &segment);
+
 } // namespace fuserc

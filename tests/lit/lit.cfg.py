@@ -1,6 +1,7 @@
 # lit configuration for fuserc's file-based tests: golden dumps (FileCheck),
 # expected diagnostics, text/YAML equivalence and TableGen backend errors.
 import os
+import sys
 import lit.formats
 
 config.name = "fuserc"
@@ -19,6 +20,9 @@ config.substitutions.append(("%cuda-stubs", config.cuda_stubs))
 # Scheduler plugins: the example (examples/plugin/) and the broken ones of
 # tests/plugins/, as %plugins/libNAME.so.
 config.substitutions.append(("%plugins", config.plugin_dir))
+# The Python running lit, for scripts that generate big inputs at test time
+# (tests/lit/limits/Inputs/gen.py).
+config.substitutions.append(("%python", sys.executable))
 # `%expect-exit N CMD...` runs CMD and fails unless it exits with exactly N.
 config.substitutions.append(
     ("%expect-exit", os.path.join(config.test_source_root, "expect-exit.sh")))

@@ -188,6 +188,35 @@ TEST(Extent, OverflowWrapsWithoutTrapping) {
   EXPECT_EQ((N * big * 2).evaluate({{"N", 1}}), -2);
 }
 
+TEST(Extent, OverflowIsRecordedAndSticks) {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ((Extent(big) + 1).problems(), fuserc::kExtentOverflow);
+  EXPECT_EQ((Extent(big) * 2 * N).problems(), fuserc::kExtentOverflow);
+  EXPECT_EQ((Extent(0) - Extent(std::numeric_limits<int64_t>::min())).problems(),
+            fuserc::kExtentOverflow);
+  // Through later arithmetic, folding and atoms.
+  EXPECT_EQ(((Extent(big) + 1) * 0).problems(), fuserc::kExtentOverflow);
+  EXPECT_EQ(Extent::ceilDiv(Extent(big) + 1, 2).problems(), fuserc::kExtentOverflow);
+  EXPECT_EQ(Extent::ceilDiv(N * big * 2, M).problems(), fuserc::kExtentOverflow);
+  EXPECT_EQ(fuserc::numElements({1 << 30, 1 << 30, 1 << 30}).problems(), fuserc::kExtentOverflow);
+  // In range: no problem.
+  EXPECT_EQ((Extent(big - 1) + 1).problems(), 0);
+  EXPECT_EQ(fuserc::numElements({M, N, int64_t{1} << 40}).problems(), 0);
+}
+
+TEST(Extent, HugeProductsAreNotExpanded) {
+  // (S0 + ... + S99) * (T0 + ... + T99) would have 10,000 terms.
+  Extent s, t;
+  for (int i = 0; i < 100; ++i) {
+    s = s + Extent::symbol("S" + std::to_string(i));
+    t = t + Extent::symbol("T" + std::to_string(i));
+  }
+  Extent product = s * t;
+  EXPECT_EQ(product.problems(), fuserc::kExtentTooComplex);
+  EXPECT_FALSE(product.constant());
+  EXPECT_EQ((product + 1).problems(), fuserc::kExtentTooComplex);
+}
+
 TEST(Extent, ShapeString) {
   EXPECT_EQ(fuserc::shapeString({M, N, 128}), "[M, N, 128]");
   EXPECT_EQ(fuserc::shapeString({}), "[]");

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Writes big or hostile fusions to stdout for the limits tests, so that the
+tests generate megabyte inputs at run time instead of committing them.
+
+Usage: gen.py KIND N   (see KINDS below)
+"""
+import sys
+
+
+def nested_calls(n):
+    # t = exp(exp(...exp(x)...)), n calls deep.
+    return ("fusion f {\n  input x: f32[N]\n  t = " + "exp(" * n + "x" + ")" * n +
+            "\n  output t\n}\n")
+
+
+def nested_lists(n):
+    # An attribute value n lists deep.
+    return ("fusion f {\n  input x: f32[N]\n  t = sum(x, axes=" + "[" * n + "0" + "]" * n +
+            ")\n  output t\n}\n")
+
+
+def chain(n):
+    # t1 = exp(t0); t2 = exp(t1); ...: deep in the op graph, flat in the text.
+    lines = ["fusion f {", "  input t0: f32[N]"]
+    for i in range(1, n + 1):
+        lines.append(f"  t{i} = {'exp' if i % 2 else 'neg'}(t{i - 1})")
+    lines += [f"  output t{n}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def fan(n):
+    # One input feeding n ops, folded back into one output by a balanced add tree.
+    lines = ["fusion f {", "  input x: f32[N, C]"]
+    level = []
+    for i in range(n // 2):
+        lines.append(f"  a{i} = mul(x, {i + 2})")  # distinct, so CSE keeps them
+        level.append(f"a{i}")
+    depth = 0
+    while len(level) > 1:
+        nxt = []
+        for j in range(0, len(level) - 1, 2):
+            name = f"s{depth}_{j}"
+            lines.append(f"  {name} = add({level[j]}, {level[j + 1]})")
+            nxt.append(name)
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level, depth = nxt, depth + 1
+    lines += [f"  output {level[0]}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def slice_chain(n):
+    # Each value reads the one before at two shifted coordinates: consumer-first
+    # code generation needs t0 at n + 1 offsets, reached along 2^n paths.
+    lines = ["fusion f {", "  input t0: f32[N]"]
+    for i in range(n):
+        lines.append(f"  t{i + 1} = add(slice(t{i}, dim=0, start=1), slice(t{i}, dim=0, end=-1))")
+    lines += [f"  output t{n}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def long_names(n):
+    # Fusion, input, value and symbol names n characters long.
+    f, x, t, s = "f" * n, "x" * n, "t" * n, "S" * n
+    return f"fusion {f} {{\n  input {x}: f32[{s}, 4]\n  {t} = exp({x})\n  output {t}\n}}\n"
+
+
+def yaml_long_names(n):
+    # A YAML fusion whose input name is n characters long.
+    x = "x" * n
+    return (f"name: f\ninputs:\n  - {{name: {x}, dtype: f32, shape: [N]}}\n"
+            f"ops:\n  - t = exp({x})\noutputs: [t]\n")
+
+
+def yaml_flow(n):
+    # A YAML document n flow sequences deep.
+    return "name: f\ninputs: " + "[" * n + "]" * n + "\n"
+
+
+def yaml_block(n):
+    # A YAML document n block sequences deep, all on one line.
+    return "name: f\ninputs:\n  " + "- " * n + "x\n"
+
+
+KINDS = {
+    "nested-calls": nested_calls,
+    "nested-lists": nested_lists,
+    "chain": chain,
+    "fan": fan,
+    "slice-chain": slice_chain,
+    "long-names": long_names,
+    "yaml-long-names": yaml_long_names,
+    "yaml-flow": yaml_flow,
+    "yaml-block": yaml_block,
+}
+
+if __name__ == "__main__":
+    sys.stdout.write(KINDS[sys.argv[1]](int(sys.argv[2])))
