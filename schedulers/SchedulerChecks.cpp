@@ -17,6 +17,14 @@ std::optional<std::string> findComposite(const Segment &segment) {
   return std::nullopt;
 }
 
+std::optional<std::string> checkKernelTensors(const Segment &segment) {
+  const size_t tensors = segment.inputs().size() + segment.writtenOutputs().size();
+  if (tensors <= kMaxKernelTensors)
+    return std::nullopt;
+  return "it reads and writes " + std::to_string(tensors) + " tensors, more than the " +
+         std::to_string(kMaxKernelTensors) + " one kernel's arguments can hold";
+}
+
 std::optional<std::string> findReduction(const Segment &segment) {
   for (const Op *op : segment.ops())
     if (isReduction(*op))

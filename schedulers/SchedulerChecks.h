@@ -21,6 +21,12 @@ namespace fuserc {
 
 // Composite ops are decomposed by canonicalization; no kernel runs them.
 std::optional<std::string> findComposite(const Segment &segment);
+
+// Tensors one kernel may read and write. A kernel's argument struct holds a
+// pointer and strides per tensor (about 150 bytes): 128 stay well inside
+// CUDA's 32 KiB of kernel parameters. More split into several kernels.
+inline constexpr size_t kMaxKernelTensors = 128;
+std::optional<std::string> checkKernelTensors(const Segment &segment);
 // "'t19' (sum) is a reduction"
 std::optional<std::string> findReduction(const Segment &segment);
 // Every written output must have the same shape: a pointwise-like kernel's

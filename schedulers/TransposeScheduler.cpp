@@ -18,6 +18,8 @@ public:
   Verdict canSchedule(const Segment &segment) const override {
     if (auto reason = findComposite(segment))
       return Verdict::reject(*reason);
+    if (auto reason = checkKernelTensors(segment))
+      return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);
     if (auto reason = checkOneIterationSpace(segment, "a transpose kernel"))

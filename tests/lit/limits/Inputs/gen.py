@@ -49,6 +49,16 @@ def fan(n):
     return "\n".join(lines) + "\n"
 
 
+def many_tensors(n):
+    # n inputs, each giving an output with its neighbour: n + 1 tensors read
+    # and n written, all in one connected iteration space.
+    lines = ["fusion f {", "  input s: f32[N, C]"] + [f"  input x{i}: f32[N, C]" for i in range(n)]
+    for i in range(n):
+        lines.append(f"  y{i} = add(mul(x{i}, s), x{(i + 1) % n})")
+    lines += [f"  output y{i}" for i in range(n)] + ["}"]
+    return "\n".join(lines) + "\n"
+
+
 def slice_chain(n):
     # Each value reads the one before at two shifted coordinates: consumer-first
     # code generation needs t0 at n + 1 offsets, reached along 2^n paths.
@@ -87,6 +97,7 @@ KINDS = {
     "nested-lists": nested_lists,
     "chain": chain,
     "fan": fan,
+    "many-tensors": many_tensors,
     "slice-chain": slice_chain,
     "long-names": long_names,
     "yaml-long-names": yaml_long_names,
