@@ -1,6 +1,8 @@
 // CUDA types and conversions (see CudaTypes.h).
 #include "codegen/CudaTypes.h"
 
+#include "ir/interp/Tensor.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -60,7 +62,10 @@ std::string cudaLiteral(const Number &value, DType dtype) {
   if (!isFloating(dtype)) {
     if (dtype == DType::Bool)
       return (value.asDouble() != 0) ? "true" : "false";
-    int64_t v = value.isInteger ? value.intValue : static_cast<int64_t>(value.floatValue);
+    // A float value converts as the reference interpreter converts it
+    // (truncated, saturating, NaN to 0); a plain cast of one out of range,
+    // such as full(value=1e30, dtype=i32), is undefined behaviour.
+    int64_t v = value.isInteger ? value.intValue : floatToIntType(value.floatValue, dtype);
     if (v == INT64_MIN)
       return "((long long)(-9223372036854775807LL - 1))";
     return "((" + cudaComputeType(dtype) + ")" + std::to_string(v) + "LL)";

@@ -4,7 +4,10 @@
 FUSERC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUSERC_BUILD="${FUSERC_BUILD:-$FUSERC_ROOT/build}"
 FUSERC_PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools libcli11-dev
-                 libyaml-cpp-dev libgtest-dev libdlpack-dev zlib1g-dev libtinfo-dev libz3-dev)
+                 libyaml-cpp-dev libgtest-dev libdlpack-dev zlib1g-dev libtinfo-dev libz3-dev
+                 clang-14 libclang-rt-14-dev)
+# The sanitizer and fuzzing build (scripts/sanitize-and-fuzz.sh, fuzz-long.sh).
+FUSERC_SANITIZE_BUILD="${FUSERC_SANITIZE_BUILD:-$FUSERC_ROOT/build-sanitize}"
 
 # Installs the Debian packages fuserc builds with, if any is missing.
 fuserc_install_dependencies() {
@@ -34,4 +37,31 @@ fuserc_build() {
       -DCUDAToolkit_ROOT="$cuda_root"
   fi
   cmake --build "$FUSERC_BUILD"
+}
+
+# Configures (once) and builds, with Clang, ASan and UBSan, what the
+# sanitized tests and the fuzzers need: fuserc and the tools and plugins the
+# lit tests run, the unit tests, and the fuzz targets. -O1 keeps it fast
+# enough to fuzz; assertions stay on.
+fuserc_build_sanitized() {
+  if [ ! -f "$FUSERC_SANITIZE_BUILD/build.ninja" ]; then
+    cmake -S "$FUSERC_ROOT" -B "$FUSERC_SANITIZE_BUILD" -G Ninja \
+      -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+      -DFUSERC_SANITIZE=address,undefined -DFUSERC_FUZZ=ON
+  fi
+  cmake --build "$FUSERC_SANITIZE_BUILD" --target fuserc_test_deps fuserc_unit_tests fuserc_fuzzers
+}
+
+# Sanitizer options for everything run from the sanitized build. Reports
+# abort (a signal, not exit 1), so `not` and `%expect-exit 1` in the lit
+# tests cannot mistake one for an expected input error. LeakSanitizer skips
+# the leaks of uninstrumented third-party libraries listed in lsan.supp.
+fuserc_sanitizer_env() {
+  export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1"
+  export LSAN_OPTIONS="suppressions=$FUSERC_ROOT/tests/sanitizers/lsan.supp:print_suppressions=0"
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
 }

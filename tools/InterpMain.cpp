@@ -9,11 +9,10 @@
 // internal error.
 #include "frontend/Frontend.h"
 #include "ir/interp/Interpreter.h"
+#include "tools/JsonWriter.h"
 #include "tools/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -88,54 +87,87 @@ const Fusion *selectFusion(const Module &module, const Options &options) {
   return nullptr;
 }
 
-llvm::json::Value extentJson(const Extent &extent) {
-  if (std::optional<int64_t> c = extent.constant())
-    return *c;
-  return extent.str();
+void writeShape(JsonWriter &json, const std::vector<Extent> &shape) {
+  json.arrayBegin();
+  for (const Extent &e : shape) {
+    if (std::optional<int64_t> c = e.constant())
+      json.value(*c);
+    else
+      json.value(e.str());
+  }
+  json.arrayEnd();
 }
 
-llvm::json::Array shapeJson(const std::vector<Extent> &shape) {
-  llvm::json::Array a;
-  for (const Extent &e : shape)
-    a.push_back(extentJson(e));
-  return a;
-}
-
-llvm::json::Value layoutJson(const Layout &layout) {
-  return llvm::json::Array(std::vector<llvm::json::Value>(layout.begin(), layout.end()));
+void writeLayout(JsonWriter &json, const Layout &layout) {
+  json.arrayBegin();
+  for (int64_t d : layout)
+    json.value(d);
+  json.arrayEnd();
 }
 
 // Every fusion's inputs and outputs (names, dtypes, declared shapes and
-// layouts), in declaration order.
+// layouts), in declaration order; members sorted by key.
 void printSignature(const Module &module) {
-  llvm::json::Array fusions;
+  JsonWriter json(llvm::outs());
+  json.objectBegin();
+  json.key("fusions");
+  json.arrayBegin();
   for (const auto &f : module.fusions) {
-    llvm::json::Array inputs, outputs;
-    for (const Value *in : f->inputs())
-      inputs.push_back(llvm::json::Object{{"name", in->name()},
-                                          {"dtype", std::string(dtypeName(in->dtype()))},
-                                          {"scalar", in->isScalarInput()},
-                                          {"shape", shapeJson(in->shape())},
-                                          {"layout", layoutJson(in->layout())},
-                                          {"strided", in->isStrided()}});
-    for (const FusionOutput &out : f->outputs())
-      outputs.push_back(llvm::json::Object{
-          {"name", out.name},
-          {"dtype", std::string(dtypeName(out.value->dtype()))},
-          {"shape", shapeJson(out.value->shape())},
-          {"layout", out.pinnedLayout ? layoutJson(*out.pinnedLayout) : nullptr},
-          {"aliases", out.aliases ? llvm::json::Value(out.aliases->name()) : nullptr}});
-    llvm::json::Array symbols;
+    json.objectBegin();
+    json.key("inputs");
+    json.arrayBegin();
+    for (const Value *in : f->inputs()) {
+      json.objectBegin();
+      json.key("dtype");
+      json.value(dtypeName(in->dtype()));
+      json.key("layout");
+      writeLayout(json, in->layout());
+      json.key("name");
+      json.value(in->name());
+      json.key("scalar");
+      json.value(in->isScalarInput());
+      json.key("shape");
+      writeShape(json, in->shape());
+      json.key("strided");
+      json.value(in->isStrided());
+      json.objectEnd();
+    }
+    json.arrayEnd();
+    json.key("name");
+    json.value(f->name());
+    json.key("outputs");
+    json.arrayBegin();
+    for (const FusionOutput &out : f->outputs()) {
+      json.objectBegin();
+      json.key("aliases");
+      if (out.aliases)
+        json.value(out.aliases->name());
+      else
+        json.null();
+      json.key("dtype");
+      json.value(dtypeName(out.value->dtype()));
+      json.key("layout");
+      if (out.pinnedLayout)
+        writeLayout(json, *out.pinnedLayout);
+      else
+        json.null();
+      json.key("name");
+      json.value(out.name);
+      json.key("shape");
+      writeShape(json, out.value->shape());
+      json.objectEnd();
+    }
+    json.arrayEnd();
+    json.key("symbols");
+    json.arrayBegin();
     for (const std::string &s : f->symbols())
-      symbols.push_back(s);
-    fusions.push_back(llvm::json::Object{{"name", f->name()},
-                                         {"inputs", std::move(inputs)},
-                                         {"outputs", std::move(outputs)},
-                                         {"symbols", std::move(symbols)}});
+      json.value(s);
+    json.arrayEnd();
+    json.objectEnd();
   }
-  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(
-                                             llvm::json::Object{{"fusions", std::move(fusions)}}))
-               << "\n";
+  json.arrayEnd();
+  json.objectEnd();
+  llvm::outs() << "\n";
 }
 
 // DIR/<input>.npy for every input; false (after printing why) on any error.

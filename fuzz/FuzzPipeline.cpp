@@ -1,0 +1,52 @@
+// libFuzzer target for everything after the frontend: the bytes drive a
+// generator of valid-ish fusions (FusionGenerator.h), which are loaded and
+// compiled through every pass, segmentation, scheduling and CUDA code
+// generation, with every dump printed. NVRTC and packaging are left out.
+//
+// A valid fusion must never fail IR verification between stages (an
+// internal error): that aborts, as a crash would. To see the fusion an
+// input stands for, run the target on it with FUSERC_FUZZ_SHOW=1.
+#include "ByteReader.h"
+#include "FusionGenerator.h"
+
+#include "frontend/Frontend.h"
+#include "passes/Pipeline.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace fuserc;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const bool show = std::getenv("FUSERC_FUZZ_SHOW") != nullptr;
+  fuzz::ByteReader bytes({data, size});
+  fuzz::GeneratedSource source = fuzz::generateSource(bytes);
+  if (show) {
+    llvm::errs() << source.text;
+    for (const auto &[symbol, value] : source.shapes)
+      llvm::errs() << "// --shape " << symbol << "=" << value << "\n";
+    if (source.dotSegments)
+      llvm::errs() << "// --dump-format=dot\n";
+  }
+
+  DiagnosticEngine diag(show ? llvm::errs() : llvm::nulls());
+  Module module;
+  if (!loadFusionSource("generated.fus", source.text, diag, module))
+    return 0;
+  CompileOptions options;
+  for (std::string_view stage : pipelineStages())
+    options.dumpStages.emplace_back(stage);
+  options.shapes = source.shapes;
+  if (source.dotSegments)
+    options.dumpFormat = "dot";
+  PipelineResult result = runPipeline(module, options, diag);
+  if (show)
+    for (const Dump &d : result.dumps)
+      llvm::errs() << "// ---- dump: " << d.stage << " ----\n" << d.text;
+  if (result.status == PipelineResult::Status::InternalError) {
+    llvm::errs() << "internal error: " << result.message << "\n";
+    std::abort();
+  }
+  return 0;
+}
