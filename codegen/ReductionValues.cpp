@@ -21,6 +21,16 @@ std::string reductionInputAsAccumulator(const Op &op, const std::string &var) {
   return cudaConvert(asResult, resultMath, reductionAccumulator(result));
 }
 
+std::string storeStatement(size_t t, DType storage, const Coords &coords,
+                           const std::string &value) {
+  std::string offset = "0";
+  for (size_t d = 0; d < coords.size(); ++d)
+    offset +=
+        " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
+  return "((" + cudaStorageType(storage) + " *)a.ptr[" + std::to_string(t) + "])[" + offset +
+         "] = " + value + ";";
+}
+
 std::string storedExpression(ValueEmitter &emitter, const Value &value, DType storage,
                              bool foldCast, const Coords &coords) {
   const Op *op = value.definingOp();

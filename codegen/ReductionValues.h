@@ -28,6 +28,11 @@ std::string reductionInputAsAccumulator(const Op &op, const std::string &var);
 std::string storedExpression(ValueEmitter &emitter, const Value &value, DType storage,
                              bool foldCast, const Coords &coords);
 
+// The statement storing `value` into kernel tensor `t` (of `storage` dtype)
+// at `coords`, through the argument struct's pointer a.ptr[t] and element
+// strides a.st[t][d], in index type I.
+std::string storeStatement(size_t t, DType storage, const Coords &coords, const std::string &value);
+
 // Coordinates for a value of `shape` inside a reduction's `domain`: its
 // non-1 dims take, in order, the non-1 domain dims that `skip` does not
 // exclude (a reduced value skips the reduced dims), at `domainAt`; its 1

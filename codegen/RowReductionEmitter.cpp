@@ -229,12 +229,7 @@ std::string RowReductionEmitter::storedValue(ValueEmitter &emitter, size_t t,
 
 std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
                                                 const std::string &value) const {
-  std::string offset = "0";
-  for (size_t d = 0; d < coords.size(); ++d)
-    offset +=
-        " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
-  return "((" + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" + std::to_string(t) + "])[" +
-         offset + "] = " + value + ";";
+  return fuserc::storeStatement(t, k_.tensors[t].storage, coords, value);
 }
 
 ValueEmitter RowReductionEmitter::newEmitter() {
