@@ -52,6 +52,10 @@ def transpose_add(a, c):
     return a.t() + c
 
 
+def transpose_3d(x):
+    return x.permute(0, 2, 1).contiguous()
+
+
 def sum_inner(x):
     return x.sum(-1)
 
@@ -80,4 +84,5 @@ CASES = {
     "sum_outer": ({"M": 16384, "N": 16384}, {}, sum_outer),
     # Not in the shared suite: the project's large pure-pointwise case.
     "swiglu": ({"M": 16384, "N": 16384}, {}, swiglu),
+    "transpose_3d": ({"B": 64, "S": 512, "D": 768}, {}, transpose_3d),
 }

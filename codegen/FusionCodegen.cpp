@@ -8,6 +8,7 @@
 #include "codegen/PointwiseKernel.h"
 #include "codegen/ReductionLayout.h"
 #include "codegen/RowReductionKernel.h"
+#include "codegen/TransposeKernel.h"
 
 #include <optional>
 
@@ -63,6 +64,13 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
     if (scheduler == "pointwise") {
       kernel = emitPointwiseKernel(segmented, seg, workspace);
       pointwise = true;
+    } else if (scheduler == "transpose") {
+      try {
+        kernel = emitTransposeKernel(segmented, seg, workspace);
+      } catch (const CodegenError &e) {
+        throw CodegenError(where + ": " + e.what());
+      }
+      pointwise = true; // its host block uses the pointwise helpers
     } else if (scheduler == "normalization" || scheduler == "reduction") {
       try {
         if (chooseReductionGenerator(segmented, seg) == ReductionGenerator::Column) {
@@ -75,8 +83,9 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
         throw CodegenError(where + ": " + e.what());
       }
     } else {
-      throw CodegenError(where + ", and fuserc does not generate '" + scheduler +
-                         "' kernels yet (only pointwise, normalization and reduction ones)");
+      throw CodegenError(
+          where + ", and fuserc does not generate '" + scheduler +
+          "' kernels yet (only pointwise, transpose, normalization and reduction ones)");
     }
     if (!kernel.plan.scratchBytes.isConstant(0)) {
       const Extent bytes =

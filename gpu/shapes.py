@@ -125,6 +125,18 @@ BINDINGS.update({
     "outer_reductions.strided_middle": [
         {"R": 1, "K": 1, "J": 1}, {"R": 7, "K": 5, "J": 13}, {"R": 33, "K": 4, "J": 64}],
 })
+# Transposes: tiles of 32 cut at 1, 7, 13, 33 and 101; many tiles; a batch.
+_TRANSPOSE_MN = [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 33, "N": 101}, {"M": 101, "N": 1},
+                 {"M": 1000, "N": 1001}, {"M": 4096, "N": 33}]
+BINDINGS.update({
+    "transpose": _TRANSPOSE_MN,
+    "transpose.batched_f16": [{"B": 1, "S": 1, "D": 1}, {"B": 3, "S": 7, "D": 13},
+                              {"B": 2, "S": 33, "D": 64}, {"B": 5, "S": 512, "D": 768},
+                              {"B": 1, "S": 1000, "D": 1}],
+    "transpose.nhwc_meets_nchw": [{"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
+                                  {"N": 4, "C": 64, "H": 9, "W": 9},
+                                  {"N": 2, "C": 130, "H": 13, "W": 17}],
+})
 BINDINGS["gelu_bwd_bias_grad"] = BINDINGS["gelu_bwd_bias_grad"] + [
     {"B": 2, "S": 65, "H": 1024},
     {"B": 8, "S": 512, "H": 64},
@@ -138,6 +150,10 @@ INT_RANGES = {
     "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
 }
+# indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
+for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):
+    BINDINGS["indexing_pointwise." + _fusion] = BINDINGS["indexing." + _fusion]
+    INT_RANGES["indexing_pointwise." + _fusion] = INT_RANGES["indexing." + _fusion]
 
 # Cases too large for the interpreter, checked against PyTorch on the GPU
 # instead: more than 2^31 elements, so 32-bit indexing would go wrong.
@@ -153,12 +169,12 @@ LARGE_CASES = {
 }
 
 
-# Extra fuserc options per file stem. indexing.fus is compiled with the
-# pointwise scheduler only, so its ops run through the pointwise code
-# generator (the transpose scheduler, which would claim some, emits no
-# kernels yet).
+# Extra fuserc options per file stem: indexing_pointwise.fus holds the
+# indexing fusions compiled with the pointwise scheduler only, so their ops
+# also run through the pointwise code generator (by default the transpose
+# scheduler claims some).
 FUSERC_OPTIONS = {
-    "indexing": ["--schedulers", "alias,pointwise"],
+    "indexing_pointwise": ["--schedulers", "alias,pointwise"],
 }
 
 
