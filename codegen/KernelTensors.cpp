@@ -112,6 +112,29 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
   return OperandCollector(segmented, segment, workspace, kind).run();
 }
 
+const Value &iterationReference(const SegmentedFusion &segmented, const ScheduledSegment &segment) {
+  const Value *reference = nullptr;
+  for (const Value *v : segment.segment.writtenOutputs()) {
+    if (!reference)
+      reference = v;
+    if (v->shape() != reference->shape())
+      throw CodegenError("segment " + std::to_string(segment.id) + ": outputs " +
+                         segmented.analysis->quoted(*reference) + " and " +
+                         segmented.analysis->quoted(*v) + " have different shapes");
+  }
+  if (!reference)
+    throw CodegenError("segment " + std::to_string(segment.id) + " stores nothing");
+  return *reference;
+}
+
+size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,
+                         const FusionAnalysis &analysis) {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].value == &value && tensors[i].written == written)
+      return i;
+  throw CodegenError("internal: no kernel tensor for " + analysis.quoted(value));
+}
+
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols) {
   return "((I)" +
          extentToCode(extent,

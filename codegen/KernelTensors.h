@@ -39,6 +39,16 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
                                      const ScheduledSegment &segment,
                                      const WorkspaceOffsets &workspace, const std::string &kind);
 
+// The written output a pointwise-like kernel's loops cover: the segment's
+// first, when every written output has its shape (else, or when nothing is
+// written, throws CodegenError).
+const Value &iterationReference(const SegmentedFusion &segmented, const ScheduledSegment &segment);
+
+// The index of `value` in `tensors`: as a stored buffer when `written`,
+// else as an input. Throws CodegenError when it is not there.
+size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,
+                         const FusionAnalysis &analysis);
+
 // An extent in kernel code, as the index type `I`: symbols are read from
 // the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols);

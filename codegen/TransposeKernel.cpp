@@ -90,23 +90,11 @@ private:
     KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "transpose");
     tensors_ = std::move(operands.tensors);
     scalars_ = std::move(operands.scalars);
-    for (const Value *v : seg_.segment.writtenOutputs()) {
-      if (!reference_)
-        reference_ = v;
-      if (v->shape() != reference_->shape())
-        throw CodegenError("segment " + std::to_string(seg_.id) + ": outputs " +
-                           analysis_.quoted(*reference_) + " and " + analysis_.quoted(*v) +
-                           " have different shapes");
-    }
-    if (!reference_)
-      throw CodegenError("segment " + std::to_string(seg_.id) + " stores nothing");
+    reference_ = &iterationReference(sf_, seg_);
   }
 
   size_t tensorIndex(const Value &v, bool written) const {
-    for (size_t i = 0; i < tensors_.size(); ++i)
-      if (tensors_[i].value == &v && tensors_[i].written == written)
-        return i;
-    throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+    return kernelTensorIndex(tensors_, v, written, analysis_);
   }
 
   size_t scalarIndex(const Value &v) const {
