@@ -150,11 +150,18 @@ TEST(PointwiseCodegen, EveryElementwiseOpHasCompilableCuda) {
   expectCompiles(g, {"sm_90"});
 }
 
-TEST(PointwiseCodegen, SegmentsWithoutACodeGeneratorAreRefusedByName) {
+// A transposed read goes to the transpose generator: one kernel, tiled
+// through shared memory, with the transposed input staged in a tile.
+TEST(TransposeCodegen, TransposedReadsAreStagedThroughASharedMemoryTile) {
   Generated g = generate(fileText("bench/cases/transpose_add.fus"));
-  EXPECT_NE(g.error.find("scheduled as 'transpose'"), std::string::npos) << g.error;
-  EXPECT_NE(g.error.find("does not generate 'transpose' kernels yet"), std::string::npos)
-      << g.error;
+  ASSERT_TRUE(g.error.empty()) << g.error;
+  ASSERT_EQ(g.code.size(), 1u);
+  ASSERT_EQ(g.code[0].kernels.size(), 1u);
+  const KernelPlan &k = g.code[0].kernels[0];
+  EXPECT_EQ(k.scheduler, "transpose");
+  ASSERT_EQ(k.variants.size(), 2u);
+  EXPECT_EQ(k.variants[0].symbol, "transpose_add_k0_tile32_i32");
+  EXPECT_NE(g.source.find("__shared__ float tile0[32][32 + 1];  // input c"), std::string::npos);
 }
 
 } // namespace
