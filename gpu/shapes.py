@@ -70,6 +70,8 @@ BINDINGS = {
     ],
     "transpose_add": [
         {"M": 1, "N": 1},
+        {"M": 64, "N": 8},
+        {"M": 200, "N": 1000},
         {"M": 7, "N": 13},
         {"M": 101, "N": 13},
         {"M": 257, "N": 1025},
@@ -126,26 +128,77 @@ BINDINGS.update({
         {"R": 1, "K": 1, "J": 1}, {"R": 7, "K": 5, "J": 13}, {"R": 33, "K": 4, "J": 64}],
 })
 # Transposes: tiles of 32 cut at 1, 7, 13, 33 and 101; many tiles; a batch.
+# Multiples of 8 (and not of 64: partial tiles of whole vectors) take the
+# vector variant; the others the scalar one.
 _TRANSPOSE_MN = [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 33, "N": 101}, {"M": 101, "N": 1},
-                 {"M": 1000, "N": 1001}, {"M": 4096, "N": 33}]
+                 {"M": 1000, "N": 1001}, {"M": 4096, "N": 33}, {"M": 8, "N": 8},
+                 {"M": 72, "N": 136}, {"M": 1000, "N": 1024}]
 BINDINGS.update({
     "transpose": _TRANSPOSE_MN,
     "transpose.batched_f16": [{"B": 1, "S": 1, "D": 1}, {"B": 3, "S": 7, "D": 13},
                               {"B": 2, "S": 33, "D": 64}, {"B": 5, "S": 512, "D": 768},
-                              {"B": 1, "S": 1000, "D": 1}],
+                              {"B": 1, "S": 1000, "D": 1}, {"B": 3, "S": 72, "D": 40},
+                              {"B": 2, "S": 64, "D": 136}],
     "transpose.nhwc_meets_nchw": [{"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
                                   {"N": 4, "C": 64, "H": 9, "W": 9},
-                                  {"N": 2, "C": 130, "H": 13, "W": 17}],
+                                  {"N": 2, "C": 130, "H": 13, "W": 17},
+                                  {"N": 2, "C": 72, "H": 4, "W": 10}],
+})
+# resize.fus: extents that are multiples of the vector width (the rvec
+# variants) next to ones that are not (gen at launch); outer extents of 1.
+_ROPE_BHS = [{"B": 1, "H": 1, "S": 1}, {"B": 1, "H": 1, "S": 7}, {"B": 2, "H": 3, "S": 13},
+             {"B": 1, "H": 2, "S": 101}]
+BINDINGS.update({
+    "resize.rope_f32": _ROPE_BHS,
+    "resize.rope_f16_scaled": _ROPE_BHS,
+    "resize.rotate_512": [{"M": 1, "N": 1024}, {"M": 7, "N": 517}, {"M": 3, "N": 1000},
+                          {"M": 2, "N": 513}, {"M": 13, "N": 2048}],
+    "resize.pad_unaligned": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 5, "N": 64},
+                             {"M": 3, "N": 1000}],
+    "resize.pad_aligned": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 5, "N": 64},
+                           {"M": 3, "N": 1000}, {"M": 2, "N": 8}],
+    "resize.cat_unaligned": [{"M": 1, "N": 1}, {"M": 7, "N": 8}, {"M": 3, "N": 1000}],
+    "resize.cat_three_bf16": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 5, "N": 64},
+                              {"M": 3, "N": 1000}],
+    "resize.slice_outer_step": [{"R": 2, "N": 8}, {"R": 7, "N": 13}, {"R": 13, "N": 64},
+                                {"R": 101, "N": 1000}],
+    "resize.coordinates": [{"B": 1, "A": 1, "C": 1}, {"B": 3, "A": 7, "C": 13},
+                           {"B": 2, "A": 5, "C": 64}, {"B": 4, "A": 3, "C": 1000}],
+    "resize.mixed_widths": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 5, "N": 64},
+                            {"M": 3, "N": 1002}],
+    "resize.nhwc_pad_channels": [{"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
+                                 {"N": 2, "C": 64, "H": 5, "W": 7}, {"N": 1, "C": 8, "H": 9, "W": 9}],
+    "resize.views_around_slice": [{"M": 1, "N": 5}, {"M": 7, "N": 13}, {"M": 3, "N": 68},
+                                  {"M": 5, "N": 1004}],
 })
 BINDINGS["gelu_bwd_bias_grad"] = BINDINGS["gelu_bwd_bias_grad"] + [
     {"B": 2, "S": 65, "H": 1024},
     {"B": 8, "S": 512, "H": 64},
 ]
 
+# long_rows.fus: row lengths on both sides of 16384 and 32768 elements, up
+# to 262151 (streaming); odd lengths; one row and a few.
+_LONG_ROWS = [
+    {"M": 1, "N": 16385},
+    {"M": 3, "N": 32769},
+    {"M": 2, "N": 50257},
+    {"M": 1, "N": 65536},
+    {"M": 5, "N": 65536},
+    {"M": 2, "N": 131071},
+    {"M": 1, "N": 262144},
+    {"M": 3, "N": 262144},
+    {"M": 2, "N": 262151},
+]
+BINDINGS["long_rows"] = _LONG_ROWS
+BINDINGS["long_rows.xent_odd"] = [{"M": 1, "V": 50257}, {"M": 4, "V": 50257},
+                                  {"M": 3, "V": 32769}, {"M": 2, "V": 131071},
+                                  {"M": 2, "V": 65536}]
+
 # Integer inputs that index something: [low, high) as expressions of the
 # binding. Other integer inputs are drawn from [-50, 50), bools at random.
 INT_RANGES = {
     "xent_bwd": {"labels": ("0", "V")},
+    "long_rows.xent_odd": {"labels": ("0", "V")},
     "indexing.scatter_two_per_row": {"idx": ("0", "N")},
     "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
@@ -175,6 +228,8 @@ LARGE_CASES = {
 # scheduler claims some).
 FUSERC_OPTIONS = {
     "indexing_pointwise": ["--schedulers", "alias,pointwise"],
+    # resize.fus tests the pointwise generator's resize variants.
+    "resize": ["--schedulers", "alias,pointwise"],
 }
 
 

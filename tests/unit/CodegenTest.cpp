@@ -159,8 +159,9 @@ TEST(TransposeCodegen, TransposedReadsAreStagedThroughASharedMemoryTile) {
   ASSERT_EQ(g.code[0].kernels.size(), 1u);
   const KernelPlan &k = g.code[0].kernels[0];
   EXPECT_EQ(k.scheduler, "transpose");
-  ASSERT_EQ(k.variants.size(), 2u);
+  ASSERT_EQ(k.variants.size(), 4u);
   EXPECT_EQ(k.variants[0].symbol, "transpose_add_k0_tile32_i32");
+  EXPECT_EQ(k.variants[2].symbol, "transpose_add_k0_tile64v4_i32");
   EXPECT_NE(g.source.find("__shared__ float tile0[32][32 + 1];  // input c"), std::string::npos);
 }
 
