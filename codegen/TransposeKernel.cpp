@@ -267,8 +267,10 @@ std::string TransposeEmitter::vectorName(bool wide) const {
 std::string TransposeEmitter::kernelHead(const std::string &name, int tile, bool wide) const {
   const std::string T = std::to_string(tile);
   const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_);
-  std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
-                  ") " + name + "(const " + base_ + "_args a) {\n";
+  std::string s =
+      "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
+      (name == vectorName(wide) && vector_ == 8 ? ", " + std::to_string(kMinBlocksV8) : "") + ") " +
+      name + "(const " + base_ + "_args a) {\n";
   s += std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
   for (size_t k = 0; k < tiles_.size(); ++k)
     s += "  __shared__ " + cudaStorageType(tensors_[tiles_[k].tensor].storage) + " " + tileName(k) +

@@ -13,7 +13,9 @@
 // On the H200 (2026-11-21, one run, GB/s of transpose_add f32 8192^2 /
 // transpose_3d f16 [64, 512, 768], copy 4215): this variant 4194 / 3084;
 // with __launch_bounds__ asking for 8 blocks per SM 2149 / 3190, for 4
-// 3849 / 3277; with tiles of 32 (vectors of 4 elements) 3806 / 2133.
+// 3849 / 3277 (so 2-byte vectors ask for 4: kMinBlocksV8); with tiles of 32
+// (vectors of 4 elements) 3806 / 2133; with tiles of 128 for 2-byte data
+// (100 registers) - / 2643.
 //
 // It runs when A and B are multiples of V and each such tensor has stride 1
 // along its contiguous dim, other strides multiples of V and an aligned
