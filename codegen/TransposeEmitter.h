@@ -65,9 +65,10 @@ private:
   void fillPlan(KernelPlan &plan) const;
   std::string scalarName(bool wide) const;
   std::string vectorName(bool wide) const;
+  std::string vectorTileName() const; // "tile64v4", "tile64x128v8"
   // The kernel's first lines: shared tiles of `tile`, the tile loop, and
   // the batch coordinates of each tile.
-  std::string kernelHead(const std::string &name, int tile, bool wide) const;
+  std::string kernelHead(const std::string &name, int tileA, int tileB, bool wide) const;
 
   // The scalar variant (TransposeScalarVariant.cpp).
   std::string scalarKernel(bool wide);
@@ -95,6 +96,7 @@ private:
   // Vector variant: elements per vector (0: no vector variant), and the
   // reads along B it loads as vectors.
   int vector_ = 0;
+  int vectorTileA_ = kVectorTile, vectorTileB_ = kVectorTile; // extents along A and B
   std::vector<Access> vectorReads_;
   // Where the element being emitted reads input tiles ("[bL][aL]") and
   // vector registers ("[p][v]"; empty: scalar variant).

@@ -259,13 +259,18 @@ std::string TransposeEmitter::scalarName(bool wide) const {
   return base_ + "_tile" + std::to_string(kScalarTile) + (wide ? "_i64" : "_i32");
 }
 
-std::string TransposeEmitter::vectorName(bool wide) const {
-  return base_ + "_tile" + std::to_string(kVectorTile) + "v" + std::to_string(vector_) +
-         (wide ? "_i64" : "_i32");
+std::string TransposeEmitter::vectorTileName() const {
+  const std::string TA = std::to_string(vectorTileA_), TB = std::to_string(vectorTileB_);
+  return "tile" + (TA == TB ? TA : TA + "x" + TB) + "v" + std::to_string(vector_);
 }
 
-std::string TransposeEmitter::kernelHead(const std::string &name, int tile, bool wide) const {
-  const std::string T = std::to_string(tile);
+std::string TransposeEmitter::vectorName(bool wide) const {
+  return base_ + "_" + vectorTileName() + (wide ? "_i64" : "_i32");
+}
+
+std::string TransposeEmitter::kernelHead(const std::string &name, int tileA, int tileB,
+                                         bool wide) const {
+  const std::string TA = std::to_string(tileA), TB = std::to_string(tileB);
   const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_);
   std::string s =
       "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
@@ -274,10 +279,10 @@ std::string TransposeEmitter::kernelHead(const std::string &name, int tile, bool
   s += std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
   for (size_t k = 0; k < tiles_.size(); ++k)
     s += "  __shared__ " + cudaStorageType(tensors_[tiles_[k].tensor].storage) + " " + tileName(k) +
-         "[" + T + "][" + T + " + 1];  // " + tensors_[tiles_[k].tensor].what + "\n";
+         "[" + TB + "][" + TA + " + 1];  // " + tensors_[tiles_[k].tensor].what + "\n";
   s += "  const I eA = (I)a.size[" + A + "], eB = (I)a.size[" + B + "];\n";
-  s += "  const I tilesA = (eA + " + T + " - 1) / " + T + ", tilesB = (eB + " + T + " - 1) / " + T +
-       ";\n";
+  s += "  const I tilesA = (eA + " + TA + " - 1) / " + TA + ", tilesB = (eB + " + TB + " - 1) / " +
+       TB + ";\n";
   s += "  const I tiles = tilesA * tilesB * (I)a.batch;\n";
   s += "  for (I tile = (I)blockIdx.x; tile < tiles; tile += (I)gridDim.x) {\n";
   s += "    I rem = tile;\n";
@@ -299,7 +304,7 @@ std::string TransposeEmitter::hostLaunch() const {
   const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_);
   std::string s = "{\n";
   s += "  FUSERC_NAME_" + base_ + "_args a;\n";
-  s += "  long long tiles, tile;\n";
+  s += "  long long tiles, tile_a, tile_b;\n";
   s += "  int wide, vec = 0;\n";
   s += "  memset(&a, 0, sizeof a);\n";
   if (segmentChecksIndices(seg_.segment))
@@ -327,10 +332,12 @@ std::string TransposeEmitter::hostLaunch() const {
   s += "  if (a.numel > 0) {\n";
   if (vector_)
     s += "    vec = " + vectorCondition() + ";\n";
-  s += "    tile = vec ? " + std::to_string(kVectorTile) + " : " + std::to_string(kScalarTile) +
+  s += "    tile_a = vec ? " + std::to_string(vectorTileA_) + " : " + std::to_string(kScalarTile) +
        ";\n";
-  s += "    tiles = ((a.size[" + A + "] + tile - 1) / tile) * ((a.size[" + B +
-       "] + tile - 1) / tile) * a.batch;\n";
+  s += "    tile_b = vec ? " + std::to_string(vectorTileB_) + " : " + std::to_string(kScalarTile) +
+       ";\n";
+  s += "    tiles = ((a.size[" + A + "] + tile_a - 1) / tile_a) * ((a.size[" + B +
+       "] + tile_b - 1) / tile_b) * a.batch;\n";
   s += "    wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
        std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
   const std::string scalar =
@@ -365,18 +372,20 @@ void TransposeEmitter::fillPlan(KernelPlan &plan) const {
                      {"through_shared_memory", staged.empty() ? "none" : staged},
                      {"vector", vector_ ? V + " elements" : "none"},
                      {"vector_reads_along_B", vectors.empty() ? "none" : vectors}};
-  const std::string S = std::to_string(kScalarTile), T = std::to_string(kVectorTile);
+  const std::string S = std::to_string(kScalarTile), TA = std::to_string(vectorTileA_),
+                    TB = std::to_string(vectorTileB_);
   for (bool wide : {false, true})
     plan.variants.push_back({scalarName(wide), "tiles of " + S + " x " + S +
                                                    ", one element per access, " +
                                                    (wide ? "64" : "32") + "-bit indices"});
   for (bool wide : {false, true})
     if (vector_)
-      plan.variants.push_back({vectorName(wide), "tiles of " + T + " x " + T + ", vectors of " + V +
+      plan.variants.push_back({vectorName(wide), "tiles of " + TA + " (A) x " + TB +
+                                                     " (B), vectors of " + V +
                                                      " elements along A and B, " +
                                                      (wide ? "64" : "32") + "-bit indices"});
   plan.selection =
-      (vector_ ? "tile" + T + "v" + V + " when A and B are multiples of " + V +
+      (vector_ ? vectorTileName() + " when A and B are multiples of " + V +
                      ", every tiled or vector tensor has stride 1 along its contiguous dim, "
                      "other strides multiples of " +
                      V + " and an aligned pointer; else tile" + S + ". "

@@ -52,7 +52,7 @@ std::string TransposeEmitter::scalarKernel(bool wide) {
   for (size_t k = 0; k < tiles_.size(); ++k)
     (tiles_[k].output ? outputs : inputs).push_back(k);
 
-  std::string s = kernelHead(scalarName(wide), kScalarTile, wide);
+  std::string s = kernelHead(scalarName(wide), kScalarTile, kScalarTile, wide);
   s += "    const int lane = threadIdx.x & 31, row = threadIdx.x >> 5;\n";
   s += "    bool ok[" + E + "];\n";
   // Stage the input tiles, lanes along A.

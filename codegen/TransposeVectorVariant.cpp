@@ -15,7 +15,9 @@
 // with __launch_bounds__ asking for 8 blocks per SM 2149 / 3190, for 4
 // 3849 / 3277 (so 2-byte vectors ask for 4: kMinBlocksV8); with tiles of 32
 // (vectors of 4 elements) 3806 / 2133; with tiles of 128 for 2-byte data
-// (100 registers) - / 2643.
+// (100 registers) - / 2643; with tiles of 64 (A) x 128 (B), 128 x 64,
+// 32 x 128 and 128 x 32 for 2-byte data - / 3226, 3263, 2959, 3048 (64 x 64
+// 3287 in that run).
 //
 // It runs when A and B are multiples of V and each such tensor has stride 1
 // along its contiguous dim, other strides multiples of V and an aligned
@@ -37,22 +39,28 @@ std::string bytesType(int v, DType storage) {
 } // namespace
 
 std::string TransposeEmitter::vectorKernel(bool wide) {
-  const int V = vector_, L = kVectorTile / V, R = kBlock / L, P = kVectorTile / R;
-  const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_),
-                    T = std::to_string(kVectorTile), Vs = std::to_string(V);
+  const int V = vector_, TA = vectorTileA_, TB = vectorTileB_;
+  // Vectors along A (staging, writing): LA threads a row, RA rows a pass,
+  // PA passes; along B (computing): LB, RB, PB.
+  const int LA = TA / V, RA = kBlock / LA, PA = TB / RA;
+  const int LB = TB / V, RB = kBlock / LB, PB = TA / RB;
+  const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_), Vs = std::to_string(V);
   std::vector<size_t> inputs, outputs;
   for (size_t k = 0; k < tiles_.size(); ++k)
     (tiles_[k].output ? outputs : inputs).push_back(k);
-  auto row = [&](int p) { return "lr + " + std::to_string(p * R); };
-  auto column = [&](int v) { return "lv * " + Vs + " + " + std::to_string(v); };
+  // Tile rows and columns of pass p (vector element v) in either mapping.
+  auto rowA = [&](int p) { return "ra + " + std::to_string(p * RA); };
+  auto columnA = [&](int v) { return "va * " + Vs + " + " + std::to_string(v); };
+  auto rowB = [&](int p) { return "rb + " + std::to_string(p * RB); };
+  auto columnB = [&](int v) { return "vb * " + Vs + " + " + std::to_string(v); };
   // Opens a block declaring c<A> and c<B> (the vectors along `alongA` or
   // B) for pass p, setting ok[p] when the vector is inside.
   auto at = [&](int p, bool alongA) {
     const std::string ps = std::to_string(p);
-    const std::string a = alongA ? "lv * " + Vs : row(p), b = alongA ? row(p) : "lv * " + Vs;
-    return "    {\n      const I c" + A + " = ta * " + T + " + " + a + ";\n      const I c" + B +
-           " = tb * " + T + " + " + b + ";\n      ok[" + ps + "] = c" + A + " < eA && c" + B +
-           " < eB;\n      if (ok[" + ps + "]) {\n";
+    const std::string a = alongA ? "va * " + Vs : rowB(p), b = alongA ? rowA(p) : "vb * " + Vs;
+    return "    {\n      const I c" + A + " = ta * " + std::to_string(TA) + " + " + a +
+           ";\n      const I c" + B + " = tb * " + std::to_string(TB) + " + " + b + ";\n      ok[" +
+           ps + "] = c" + A + " < eA && c" + B + " < eB;\n      if (ok[" + ps + "]) {\n";
   };
   const std::string close = "      }\n    }\n";
   auto vectorLoad = [&](const std::string &to, const Access &x) {
@@ -72,25 +80,27 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
            std::to_string(passes) + "][" + Vs + "];\n";
   };
 
-  std::string s = kernelHead(vectorName(wide), kVectorTile, wide);
-  s += "    const int lv = threadIdx.x % " + std::to_string(L) + ", lr = threadIdx.x / " +
-       std::to_string(L) + ";\n";
-  s += "    bool ok[" + std::to_string(P) + "];\n";
+  std::string s = kernelHead(vectorName(wide), TA, TB, wide);
+  s += "    const int va = threadIdx.x % " + std::to_string(LA) + ", ra = threadIdx.x / " +
+       std::to_string(LA) + ";\n";
+  s += "    const int vb = threadIdx.x % " + std::to_string(LB) + ", rb = threadIdx.x / " +
+       std::to_string(LB) + ";\n";
+  s += "    bool ok[" + std::to_string(std::max(PA, PB)) + "];\n";
   // Stage the input tiles, vectors along A.
   for (size_t k : inputs)
-    s += registers("l" + std::to_string(k), tiles_[k].tensor, P);
-  for (int p = 0; p < P && !inputs.empty(); ++p) {
+    s += registers("l" + std::to_string(k), tiles_[k].tensor, PA);
+  for (int p = 0; p < PA && !inputs.empty(); ++p) {
     s += at(p, true);
     for (size_t k : inputs)
       s += "        " +
            vectorLoad("l" + std::to_string(k) + "[" + std::to_string(p) + "]", tiles_[k]);
     s += close;
   }
-  for (int p = 0; p < P && !inputs.empty(); ++p) {
+  for (int p = 0; p < PA && !inputs.empty(); ++p) {
     s += "    if (ok[" + std::to_string(p) + "]) {\n";
     for (size_t k : inputs)
       for (int v = 0; v < V; ++v)
-        s += "      " + tileName(k) + "[" + row(p) + "][" + column(v) + "] = l" +
+        s += "      " + tileName(k) + "[" + rowA(p) + "][" + columnA(v) + "] = l" +
              std::to_string(k) + "[" + std::to_string(p) + "][" + std::to_string(v) + "];\n";
     s += "    }\n";
   }
@@ -99,10 +109,10 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
   // Compute, vectors along B: the vector loads, every value, then the stores.
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)
-      s += registers("o" + std::to_string(t), t, P);
+      s += registers("o" + std::to_string(t), t, PB);
   for (size_t j = 0; j < vectorReads_.size(); ++j)
-    s += registers("d" + std::to_string(j), vectorReads_[j].tensor, P);
-  for (int p = 0; p < P; ++p) {
+    s += registers("d" + std::to_string(j), vectorReads_[j].tensor, PB);
+  for (int p = 0; p < PB; ++p) {
     const std::string ps = std::to_string(p);
     s += at(p, false);
     for (size_t j = 0; j < vectorReads_.size(); ++j)
@@ -110,15 +120,15 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
     for (int v = 0; v < V; ++v) {
       const std::string vs = std::to_string(v);
       vectorAt_ = "[" + ps + "][" + vs + "]";
-      s += "        {\n          const I c" + B + " = tb * " + T + " + lv * " + Vs + " + " + vs +
-           ";\n";
-      s += emitBody("[" + column(v) + "][" + row(p) + "]", vectorAt_, "          ");
+      s += "        {\n          const I c" + B + " = tb * " + std::to_string(TB) + " + vb * " +
+           Vs + " + " + vs + ";\n";
+      s += emitBody("[" + columnB(v) + "][" + rowB(p) + "]", vectorAt_, "          ");
       s += "        }\n";
     }
     s += close;
   }
   vectorAt_.clear();
-  for (int p = 0; p < P; ++p) {
+  for (int p = 0; p < PB; ++p) {
     const std::string ps = std::to_string(p);
     s += at(p, false);
     for (size_t t = 0; t < tensors_.size(); ++t) {
@@ -127,7 +137,7 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
       const std::string o = "o" + std::to_string(t) + "[" + ps + "]";
       if (std::optional<size_t> k = outputTile(t)) {
         for (int v = 0; v < V; ++v)
-          s += "        " + tileName(*k) + "[" + column(v) + "][" + row(p) + "] = " + o + "[" +
+          s += "        " + tileName(*k) + "[" + columnB(v) + "][" + rowB(p) + "] = " + o + "[" +
                std::to_string(v) + "];\n";
       } else {
         s += "        " + vectorStore(t, outputCoords(t), o);
@@ -138,14 +148,14 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
   // Write the output tiles, vectors along A.
   if (!outputs.empty())
     s += "    __syncthreads();\n";
-  for (int p = 0; p < P && !outputs.empty(); ++p) {
+  for (int p = 0; p < PA && !outputs.empty(); ++p) {
     s += at(p, true);
     for (size_t k : outputs) {
       const std::string w = "w" + std::to_string(k);
       s += "  " + registers(w, tiles_[k].tensor, 1);
       for (int v = 0; v < V; ++v)
-        s += "        " + w + "[0][" + std::to_string(v) + "] = " + tileName(k) + "[" + row(p) +
-             "][" + column(v) + "];\n";
+        s += "        " + w + "[0][" + std::to_string(v) + "] = " + tileName(k) + "[" + rowA(p) +
+             "][" + columnA(v) + "];\n";
       s += "        " + vectorStore(tiles_[k].tensor, tiles_[k].coords, w + "[0]");
     }
     s += close;
