@@ -5,10 +5,12 @@
 #include "codegen/CodegenError.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/IndexChecks.h"
+#include "codegen/PointwiseResizeVariant.h"
 #include "codegen/ValueEmitter.h"
 #include "ir/DType.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace fuserc {
 namespace {
@@ -42,6 +44,10 @@ public:
     for (const KernelTensor &t : tensors_)
       vmax_ = std::min(vmax_, 16 / static_cast<int>(dtypeBytes(t.storage)));
     vmax_ = std::min(vmax_, 8);
+    if (!fast_)
+      resize_.emplace(PointwiseKernelShape{seg_.segment, analysis_, tensors_, scalars_, ref, order_,
+                                           symbols(), base_, kBlock},
+                      vmax_);
 
     EmittedKernel out;
     out.source = argsStruct("") + "\n";
@@ -50,6 +56,8 @@ public:
         for (bool wide : {false, true})
           out.source += fastKernel(v, wide);
     }
+    if (rvec())
+      out.source += resize_->source();
     for (bool wide : {false, true})
       out.source += generalKernel(wide);
     fillPlan(out.plan);
@@ -71,6 +79,9 @@ public:
   }
 
 private:
+  // Whether the rvec variants exist (segments that need coordinates).
+  bool rvec() const { return resize_ && resize_->available(); }
+
   std::vector<int> vectorWidths() const {
     std::vector<int> widths{1};
     if (vmax_ > 1)
@@ -136,6 +147,8 @@ private:
          "];\n";
     for (size_t k = 0; k < scalars_.size(); ++k)
       s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+    if (rvec())
+      s += resize_->argsMembers();
     if (segmentChecksIndices(seg_.segment))
       s += indexFlagMember();
     s += "} " + prefix + base_ + "_args;\n";
@@ -330,7 +343,7 @@ private:
     }
     s += "  const char *kernel;\n";
     s += "  unsigned long long work;\n";
-    s += "  int vec = 0, wide = 0;\n";
+    s += rvec() ? "  int vec = 0, rvec = 0, wide = 0;\n" : "  int vec = 0, wide = 0;\n";
     s += "  memset(&a, 0, sizeof a);\n";
     if (segmentChecksIndices(seg_.segment))
       s += indexFlagHostCode();
@@ -383,12 +396,16 @@ private:
     s += "    for (d = 0; d < a.f_nouter; ++d)\n";
     s += "      fuserc_pw_magic(a.f_ext[d], &a.f_mul[d], &a.f_shift[d]);\n";
     s += "  }\n";
+    if (rvec())
+      s += resize_->hostSelect();
     for (size_t d = 0; d < rank_; ++d)
       s += "  fuserc_pw_magic(a.size[" + std::to_string(d) + "], &a.g_mul[" + std::to_string(d) +
            "], &a.g_shift[" + std::to_string(d) + "]);\n";
     s += "  wide = !fuserc_pw_fits32(" + nt + ", " + std::to_string(rank_) +
          ", a.size, a.st, a.numel);\n";
-    s += "  work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+    s += rvec() ? "  work = (unsigned long long)(rvec ? a.numel / " +
+                      std::to_string(resize_->lanes()) + " : a.numel);\n"
+                : "  work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
     std::string choose;
     if (fast_) {
       for (int v : vectorWidths())
@@ -396,6 +413,9 @@ private:
                   kernelName("vec" + std::to_string(v), true) + "\" : \"" +
                   kernelName("vec" + std::to_string(v), false) + "\") : ";
     }
+    if (rvec())
+      choose += "rvec ? (wide ? \"" + resize_->kernelName(true) + "\" : \"" +
+                resize_->kernelName(false) + "\") : ";
     choose += "(wide ? \"" + kernelName("gen", true) + "\" : \"" + kernelName("gen", false) + "\")";
     s += "  kernel = " + choose + ";\n";
     s += "  st = FUSERC_NAME_launch_kernel(kernel, fuserc_pw_blocks(work, vec ? " +
@@ -415,7 +435,7 @@ private:
       plan.ops.push_back(analysis_.name(*op->result()));
     plan.parameters = {{"block", std::to_string(kBlock)},
                        {"vectors_per_thread", std::to_string(fast_ ? kUnroll : 1)},
-                       {"max_vector", std::to_string(fast_ ? vmax_ : 1)},
+                       {"max_vector", std::to_string(fast_ || rvec() ? vmax_ : 1)},
                        {"iteration_order", layoutString(order_)},
                        {"reference", analysis_.name(*reference_)}};
     if (fast_)
@@ -426,6 +446,9 @@ private:
                                        " per thread along the collapsed "
                                        "innermost dim, " +
                                        (wide ? "64" : "32") + "-bit indices"});
+    if (rvec())
+      for (bool wide : {false, true})
+        plan.variants.push_back({resize_->kernelName(wide), resize_->description(wide)});
     for (bool wide : {false, true})
       plan.variants.push_back(
           {kernelName("gen", wide), std::string("one element per thread, coordinates from the "
@@ -438,10 +461,16 @@ private:
                     " elements per thread when the innermost extent, every outer stride and "
                     "every pointer allow it (else 1); otherwise gen. i32 when every index "
                     "and offset is below 2^31, else i64."
-              : "gen always; i32 when every index and offset is below 2^31, else i64.";
+        : rvec()
+            ? resize_->selection() +
+                  "; otherwise gen. i32 when every index and offset is below 2^31, else i64."
+            : "gen always" +
+                  (resize_ ? " (no rvec variant: " + resize_->refusal() + ")" : std::string()) +
+                  "; i32 when every index and offset is below 2^31, else i64.";
     plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(vectors / " +
-                          std::to_string(kBlock * kUnroll) +
-                          "), 1048576) (vec) or min(ceil("
+                          std::to_string(kBlock * kUnroll) + "), 1048576) (" +
+                          (rvec() ? "rvec" : "vec") +
+                          ") or min(ceil("
                           "elements / " +
                           std::to_string(kBlock) + "), 1048576) (gen), with a grid-stride loop";
     Extent bytes = 0;
@@ -464,7 +493,8 @@ private:
   Layout order_;
   bool fast_ = false;
   int vmax_ = 1;
-  bool lanes_ = false; // reads come from per-lane registers (vec variants)
+  bool lanes_ = false;                        // reads come from per-lane registers (vec variants)
+  std::optional<ResizeVectorVariant> resize_; // segments that need coordinates
 };
 
 } // namespace

@@ -9,6 +9,13 @@
 //                   stores when aligned), rows decomposed once per vector;
 //   vec1_i32/i64    the same, one element per thread (unaligned pointers,
 //                   odd inner extents);
+//   rvec<V>_i32/i64 segments that need coordinates (slice, pad, cat, iota,
+//                   broadcasts, permutes), which the vec variants cannot
+//                   run: V contiguous elements per thread along the
+//                   reference's innermost dim, coordinates once per
+//                   vector, resizes decided per vector; when shifts,
+//                   extents, strides and pointers allow it (see
+//                   PointwiseResizeVariant.h);
 //   gen_i32/i64     any segment: one element per thread, coordinates from
 //                   the linear index, every value indexed consumer-first.
 //

@@ -5,15 +5,13 @@
 
 #include "codegen/CodegenError.h"
 #include "codegen/CudaTypes.h"
+#include "codegen/ElementwiseCode.h"
 #include "ir/Inference.h"
 
 #include <algorithm>
 
 namespace fuserc {
 namespace {
-
-// f16 / bf16 values are carried in f32 between ops (only casts round).
-DType mathDType(DType d) { return d == DType::F16 || d == DType::BF16 ? DType::F32 : d; }
 
 std::string joined(const Coords &coords) {
   std::string s;
@@ -28,12 +26,6 @@ std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
   for (size_t d = shape.size(); d-- > 1;)
     strides[d - 1] = strides[d] * shape[d];
   return strides;
-}
-
-std::string attributeText(const AttrValue &value) {
-  if (const auto *text = std::get_if<std::string>(&value))
-    return *text;
-  return attrValueString(value);
 }
 
 } // namespace
@@ -211,26 +203,13 @@ Coords ValueEmitter::operandCoords(const Op &op, size_t operand, const Coords &c
 }
 
 std::string ValueEmitter::emitElementwise(const Op &op, const Coords &coords) {
-  const OpInfo &info = op.info();
   const ComputeDomain domain = elementwiseComputeDomain(op);
-  const bool where = info.dtypeRule == DTypeRule::Where;
-  std::string expr(domain.floating ? info.cuda : info.cudaInt);
-  // A float power by the literal 2 or 3 is a product: exact for squares
-  // and far cheaper than pow (gelu's cubes, variances' squares).
-  if (op.kind() == OpKind::Pow && domain.floating && op.operand(1)->isLiteral()) {
-    if (op.operand(1)->literal().asDouble() == 2.0)
-      expr = "($0 * $0)";
-    else if (op.operand(1)->literal().asDouble() == 3.0)
-      expr = "($0 * $0 * $0)";
-  }
-  if (expr.empty())
-    throw CodegenError("'" + std::string(info.name) + "' has no CUDA expression for " +
-                       std::string(dtypeName(domain.operands)) + " operands");
+  std::string expr = elementwiseTemplate(op);
   std::vector<std::string> operands;
   for (size_t i = 0; i < op.operands().size(); ++i) {
     const Value &v = *op.operand(i);
     std::string raw = emit(v, coordinateFree_ ? Coords{} : operandCoords(op, i, coords));
-    DType to = where && i == 0 ? DType::Bool : domain.operands;
+    DType to = elementwiseOperandDType(op, i);
     std::string converted = cudaConvert(raw, v.isLiteral() ? v.dtype() : mathDType(v.dtype()), to);
     operands.push_back(converted == raw ? raw : define(cudaComputeType(to), converted));
   }
@@ -250,30 +229,8 @@ std::string ValueEmitter::emitElementwise(const Op &op, const Coords &coords) {
     }
     expr = "($0 * " + rcp + ")";
   }
-  // Substitute $0..$2 and $attribute.
-  std::string text;
-  for (size_t i = 0; i < expr.size(); ++i) {
-    if (expr[i] != '$') {
-      text += expr[i];
-      continue;
-    }
-    size_t j = i + 1;
-    while (j < expr.size() && (std::isalnum(static_cast<unsigned char>(expr[j])) || expr[j] == '_'))
-      ++j;
-    std::string name = expr.substr(i + 1, j - i - 1);
-    if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
-      text += operands.at(static_cast<size_t>(std::stoi(name)));
-    else if (const AttrValue *a = op.attrs().find(name))
-      text += attributeText(*a);
-    else
-      throw CodegenError("CUDA expression of '" + std::string(info.name) + "' names $" + name);
-    i = j - 1;
-  }
-  const DType result = op.result()->dtype();
-  if (op.kind() == OpKind::Cast)
-    return define(cudaComputeType(result), cudaConvert(text, domain.operands, result));
-  DType produced = info.dtypeRule == DTypeRule::PromoteToBool ? DType::Bool : domain.operands;
-  return define(cudaComputeType(result), cudaConvert(text, produced, mathDType(result)));
+  const std::string text = substituteTemplate(op, expr, operands);
+  return define(cudaComputeType(op.result()->dtype()), elementwiseResult(op, text));
 }
 
 std::string ValueEmitter::emitCreation(const Op &op, const Coords &coords) {
