@@ -20,6 +20,10 @@ constexpr int kBlock = 256;
 // Vectors per thread per step in the vec variants. On the H200 (bench,
 // 2026-11-20) 1 beat 2 and 4: bias_relu_nhwc 3303 / 3071 / 2598 GB/s,
 // swiglu 4145 / 4018 / 3672 GB/s; more per thread cost occupancy and waves.
+// Again on 2026-11-21 (one run, GB/s of swiglu / rope / bias_relu_nhwc),
+// blocks of 256 with 1 vector 3971 / 4025 / 3323; of 128 3964 / 4047 /
+// 3358; of 512 3925 / 3922 / 3239; 256 with 2 vectors 3988 / 4020 / 3187;
+// 128 with 2 vectors 4003 / 4042 / 3299: within the noise of a run.
 constexpr int kUnroll = 1;
 
 class PointwiseEmitter : public InputReader {
@@ -95,23 +99,11 @@ private:
     KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "pointwise");
     tensors_ = std::move(operands.tensors);
     scalars_ = std::move(operands.scalars);
-    for (const Value *v : seg_.segment.writtenOutputs()) {
-      if (!reference_)
-        reference_ = v;
-      if (v->shape() != reference_->shape())
-        throw CodegenError("segment " + std::to_string(seg_.id) + ": outputs " +
-                           analysis_.quoted(*reference_) + " and " + analysis_.quoted(*v) +
-                           " have different shapes");
-    }
-    if (!reference_)
-      throw CodegenError("segment " + std::to_string(seg_.id) + " stores nothing");
+    reference_ = &iterationReference(sf_, seg_);
   }
 
   size_t tensorIndex(const Value &v, bool written) const {
-    for (size_t i = 0; i < tensors_.size(); ++i)
-      if (tensors_[i].value == &v && tensors_[i].written == written)
-        return i;
-    throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+    return kernelTensorIndex(tensors_, v, written, analysis_);
   }
 
   size_t scalarIndex(const Value &v) const {
