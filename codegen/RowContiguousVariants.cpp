@@ -1,9 +1,8 @@
-// Row-reduction kernels, contiguous variants: every streamed tensor holds
-// each row contiguously (checked at launch), so a thread reads `vector`
-// consecutive elements with one load and the row's elements are plain
-// offsets from the row's start. Persistent variants keep their vectors in
-// registers across phases; the streaming variant re-reads the row in each
-// phase, `kRowStreamUnroll` vectors per thread per step.
+// Row-reduction kernels, persistent contiguous variants: every streamed
+// tensor holds each row contiguously (checked at launch), so a thread reads
+// `vector` consecutive elements with one load and the row's elements are
+// plain offsets from the row's start; the vectors stay in registers across
+// phases. (Longer rows: RowCachedVariant.cpp.)
 //
 // Item (j, v) is element v of a thread's vector j. Reads of streamed
 // tensors at an item's own coordinates come from the loaded registers
@@ -16,14 +15,6 @@
 #include <algorithm>
 
 namespace fuserc {
-namespace {
-
-std::string bytesType(int vector, DType storage) {
-  return "fuserc_bytes" + std::to_string(vector * static_cast<int>(dtypeBytes(storage)));
-}
-
-} // namespace
-
 std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int vector) {
   registers_.clear();
   const std::string B = std::to_string(v.block()), T = std::to_string(v.threads),
@@ -31,7 +22,7 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   std::string s = "// segment " + std::to_string(seg_.id) + " (" +
                   std::string(seg_.scheduler->name()) + "), contiguous variant " + v.suffix +
                   ", vectors of " + std::to_string(vector) + "\n";
-  const int minBlocks = v.looped() ? 1 : std::max(1, kRowMinThreadsPerSM / v.block());
+  const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.block());
   s += "extern \"C\" __global__ void __launch_bounds__(" + B + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
   s += "  typedef long long I;\n";
@@ -46,6 +37,14 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   s += "    const bool row_ok = row_at < (I)a.rows;\n";
   s += "    const I row = row_ok ? row_at : (I)a.rows - 1;\n";
   s += decompose("row", k_.keptDims, "", "row_rest", "    ");
+  s += rowStarts("    ");
+  s += contiguousPersistentBody(v, vector);
+  s += "  }\n}\n\n";
+  return s;
+}
+
+std::string RowReductionEmitter::rowStarts(const std::string &pad) const {
+  std::string s;
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     if (!k_.streams[t])
       continue;
@@ -55,15 +54,13 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
       if (int dim = k_.streams[t]->map[d]; dim >= 0)
         offset +=
             " + c" + std::to_string(d) + " * (I)a.st[" + ts + "][" + std::to_string(dim) + "]";
-    s += "    const I o" + ts + " = " + offset + ";  // row start, " + k_.tensors[t].what + "\n";
+    s += pad + "const I o" + ts + " = " + offset + ";  // row start, " + k_.tensors[t].what + "\n";
     if (!k_.streams[t]->alongRow && !k_.tensors[t].written) {
       const std::string Ts = cudaStorageType(k_.tensors[t].storage);
-      s += "    const " + Ts + " t" + ts + "_r = ((const " + Ts + " *)a.ptr[" + ts + "])[o" + ts +
+      s += pad + "const " + Ts + " t" + ts + "_r = ((const " + Ts + " *)a.ptr[" + ts + "])[o" + ts +
            "];\n";
     }
   }
-  s += v.looped() ? contiguousLoopedBody(v, vector) : contiguousPersistentBody(v, vector);
-  s += "  }\n}\n\n";
   return s;
 }
 
@@ -83,19 +80,6 @@ std::string RowReductionEmitter::vectorItems(int count, int vector, const std::s
     }
   }
   return s;
-}
-
-template <typename Value, typename Use>
-std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &taken,
-                                                Vectors vectors, int vector, Value value, Use use) {
-  std::string uses;
-  for (int j = vectors.first; j < vectors.last; ++j)
-    for (int e = 0; e < vector; ++e) {
-      item_ = Item{j, e, domainCoords("_" + std::to_string(j) + "_" + std::to_string(e))};
-      uses += use(j, e, value(emitter, item_->domain));
-    }
-  item_.reset();
-  return take(emitter, taken, 4) + uses;
 }
 
 // Plain loads and stores: evict-first hints (__ldcs on per-row data,
@@ -220,100 +204,6 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
     Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
     std::string value = storedValue(emitter, t, at);
     s += take(emitter, taken, 4);
-    s += pad + "if (tid == 0 && row_ok) " + storeStatement(t, at, value) + "\n";
-  }
-  return s;
-}
-
-std::string RowReductionEmitter::contiguousLoopedBody(const RowFastVariant &v, int vector) {
-  const std::string pad = "    ", V = std::to_string(vector);
-  const int n = kRowStreamUnroll;
-  const std::string step = "(I)" + std::to_string(v.threads * vector);
-  // One step of a loop over the row: the items' coordinates, the loads the
-  // emitted statements need, the statements and their uses.
-  auto loop = [&](auto value, auto use) {
-    ValueEmitter emitter = newEmitter();
-    size_t taken = 0;
-    used_.clear();
-    std::string body = forEachElement(emitter, taken, {0, n, n}, vector, value, use);
-    std::string s = pad + "for (I kb = (I)tid * " + V + "; kb < L; kb += " + step + " * " +
-                    std::to_string(n) + ") {\n";
-    s += vectorItems(n, vector, "kb", step, pad + "  ");
-    s += loadVectors({0, n, n}, vector, pad + "  ");
-    s += body;
-    return s;
-  };
-  std::string s;
-  for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
-    const Op &op = *k_.rows.reductions[i];
-    const std::string I = std::to_string(i), p = "p" + I;
-    const DType acc = reductionAccumulator(op.result()->dtype());
-    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
-    auto input = [&](ValueEmitter &e, const Coords &at) {
-      return toAccumulator(op, e.emit(*op.operand(0), at));
-    };
-    s += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
-    s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
-    s += loop(input, [&](int j, int, const std::string &x) {
-      return pad + "  if (ok" + std::to_string(j) + ") " + p + " = " + comb + "()(" + p + ", " + x +
-             ");\n";
-    });
-    s += pad + "}\n";
-    std::string squares;
-    if (op.kind() == OpKind::Var) {
-      squares = loop(input, [&](int j, int, const std::string &x) {
-        return pad + "  if (ok" + std::to_string(j) + ") { const " + A + " d = " + x + " - m" + I +
-               "; q" + I + " += d * d; }\n";
-      });
-      squares += pad + "}\n";
-    }
-    s += endPhase(op, i, v.threads, squares, pad);
-  }
-  s += pad + "// outputs\n";
-  std::string staging;
-  bool perElement = false;
-  for (size_t t = 0; t < k_.tensors.size(); ++t)
-    if (k_.tensors[t].written && !k_.tensors[t].perRow) {
-      perElement = true;
-      staging += pad + "  __align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
-                 std::to_string(t) + "_l[" + std::to_string(n) + "][" + V + "];  // " +
-                 k_.tensors[t].what + "\n";
-    }
-  if (perElement) {
-    // One emitter for every output, so values they share are computed once.
-    ValueEmitter emitter = newEmitter();
-    size_t taken = 0;
-    used_.clear();
-    std::string body;
-    for (size_t t = 0; t < k_.tensors.size(); ++t) {
-      if (!k_.tensors[t].written || k_.tensors[t].perRow)
-        continue;
-      const std::string ts = std::to_string(t);
-      body += forEachElement(
-          emitter, taken, {0, n, n}, vector,
-          [&](ValueEmitter &e, const Coords &at) {
-            return storedValue(e, t, valueCoords(k_.tensors[t].value->shape(), at, false));
-          },
-          [&](int j, int e, const std::string &x) {
-            return pad + "  t" + ts + "_l[" + std::to_string(j) + "][" + std::to_string(e) +
-                   "] = " + x + ";\n";
-          });
-    }
-    s += pad + "for (I kb = (I)tid * " + V + "; kb < L; kb += " + step + " * " + std::to_string(n) +
-         ") {\n";
-    s += vectorItems(n, vector, "kb", step, pad + "  ");
-    s += loadVectors({0, n, n}, vector, pad + "  ");
-    s += staging + body + storeVectors({0, n, n}, vector, pad + "  ");
-    s += pad + "}\n";
-  }
-  ValueEmitter rowEmitter = newEmitter();
-  size_t taken = 0;
-  for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.tensors[t].written || !k_.tensors[t].perRow)
-      continue;
-    Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
-    std::string value = storedValue(rowEmitter, t, at);
-    s += take(rowEmitter, taken, 4);
     s += pad + "if (tid == 0 && row_ok) " + storeStatement(t, at, value) + "\n";
   }
   return s;

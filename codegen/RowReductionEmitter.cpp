@@ -37,6 +37,11 @@ EmittedKernel RowReductionEmitter::run() {
     if (k_.vector > 1)
       out.source += contiguousKernel(v, 1);
   }
+  for (const RowCachedVariant &v : kRowCachedVariants) {
+    out.source += cachedKernel(v, k_.vector);
+    if (k_.vector > 1)
+      out.source += cachedKernel(v, 1);
+  }
   for (const RowVariant &v : kRowVariants)
     out.source += generalKernel(v);
   fillRowPlan(k_, out.plan);
@@ -132,8 +137,15 @@ void RowReductionEmitter::findStreams() {
   for (size_t i = 0; i < k_.rows.reductions.size(); ++i)
     registers_[k_.rows.reductions[i]->result()] = "r" + std::to_string(i);
   ValueEmitter emitter = newEmitter();
+  used_.clear();
   for (const Op *op : k_.rows.reductions)
     emitter.emit(*op->operand(0), item_->domain);
+  for (size_t t : used_) {
+    RowStream &stream = *k_.streams[t];
+    for (size_t d : k_.keptDims)
+      if (stream.alongRow && stream.map[d] >= 0 && !k_.rows.domain[d].isConstant(1))
+        stream.cached = true;
+  }
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     const RowTensor &kt = k_.tensors[t];
     if (!kt.written || kt.perRow)
@@ -148,6 +160,7 @@ void RowReductionEmitter::findStreams() {
   discovering_ = false;
   item_.reset();
   registers_.clear();
+  used_.clear();
   k_.vector = 8;
   bool any = false;
   for (size_t t = 0; t < k_.tensors.size(); ++t)
@@ -260,6 +273,10 @@ std::string RowReductionEmitter::take(const ValueEmitter &emitter, size_t &taken
   std::string fresh = all.substr(taken);
   taken = all.size();
   return fresh;
+}
+
+std::string RowReductionEmitter::bytesType(int vector, DType storage) {
+  return "fuserc_bytes" + std::to_string(vector * static_cast<int>(dtypeBytes(storage)));
 }
 
 // A reduction input value, as its accumulator type.

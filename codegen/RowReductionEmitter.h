@@ -3,7 +3,9 @@
 // tensors, coordinates, reduction phases, stores) is in
 // RowReductionEmitter.cpp; the general variants, which address every
 // element through its strides, in RowGeneralVariants.cpp; the contiguous
-// variants, which stream rows with vector loads, in RowContiguousVariants.cpp.
+// variants, which keep rows in registers, in RowContiguousVariants.cpp; the
+// variant streaming longer rows through a shared-memory cache in
+// RowCachedVariant.cpp.
 #pragma once
 
 #include "codegen/RowReductionPlan.h"
@@ -56,6 +58,8 @@ private:
   std::string storeStatement(size_t t, const Coords &coords, const std::string &value) const;
   ValueEmitter newEmitter();
   static std::string take(const ValueEmitter &emitter, size_t &taken, int indent);
+  // The fuserc_bytes<N> type moving `vector` elements of `storage` at once.
+  static std::string bytesType(int vector, DType storage);
   static std::string toAccumulator(const Op &op, const std::string &var);
   // Combines `partial` over the `threads` threads of a row.
   static std::string combineAcross(int threads, const std::string &partial, DType acc,
@@ -78,8 +82,9 @@ private:
 
   // ---- contiguous variants (RowContiguousVariants.cpp) ----
   std::string contiguousKernel(const RowFastVariant &v, int vector);
+  // The row starts o<t> of the streamed tensors, and per-row inputs t<t>_r.
+  std::string rowStarts(const std::string &pad) const;
   std::string contiguousPersistentBody(const RowFastVariant &v, int vector);
-  std::string contiguousLoopedBody(const RowFastVariant &v, int vector);
   // Statements declaring k<j> and ok<j> for `count` vectors `step` apart
   // from `first`, and the coordinates of their elements (item j, v).
   std::string vectorItems(int count, int vector, const std::string &first, const std::string &step,
@@ -89,16 +94,35 @@ private:
     int first, last, total;
   };
   // Emits `value(emitter, item)` for every element of `vectors`, as the
-  // accumulation or staging statements `use(j, v, expr)` return.
+  // accumulation or staging statements `use(j, v, expr)` return; the
+  // emitter's statements indented by `indent`.
   template <typename Value, typename Use>
   std::string forEachElement(ValueEmitter &emitter, size_t &taken, Vectors vectors, int vector,
-                             Value value, Use use);
+                             Value value, Use use, int indent = 4);
   // Vector loads of the streamed inputs in `used_` (but `skip`), declaring
   // their registers with the first vector, and vector stores of the staged
   // outputs.
   std::string loadVectors(Vectors vectors, int vector, const std::string &pad,
                           const std::set<size_t> &skip = {}) const;
   std::string storeVectors(Vectors vectors, int vector, const std::string &pad) const;
+
+  // ---- the cached streaming variant (RowCachedVariant.cpp) ----
+  std::string cachedKernel(const RowCachedVariant &v, int vector);
+  // Statements copying the cached streams' rows into shared memory.
+  std::string cachedFill(int threads, int vector) const;
+  // One pass over the row, kRowCachedUnroll vectors per thread per step:
+  // the vectors' positions, the loads of the streams the statements read
+  // (cached positions from shared memory), `staging` (declarations), then
+  // per vector j `body(checked, j)` and `tail(checked, j)` (stores), once
+  // for a vector inside the row and once checking each element (the row's
+  // ends).
+  template <typename Body, typename Tail>
+  std::string cachedPass(int threads, int vector, Body body, Tail tail,
+                         const std::string &staging = "");
+  std::string cachedLoad(size_t t, int j, int vector, const std::string &pad) const;
+  std::string cachedStores(int j, int vector, bool checked, const std::string &pad) const;
+  // Whether item (j, e) of a cached-variant pass is one of the row's elements.
+  static std::string cachedOk(int j, int e, int vector);
 
   const SegmentedFusion &sf_;
   const ScheduledSegment &seg_;
@@ -117,5 +141,19 @@ private:
   bool discovering_ = false; // recording which reads are direct
   std::set<size_t> used_;    // streamed tensors read since it was cleared
 };
+
+template <typename Value, typename Use>
+std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &taken,
+                                                Vectors vectors, int vector, Value value, Use use,
+                                                int indent) {
+  std::string uses;
+  for (int j = vectors.first; j < vectors.last; ++j)
+    for (int e = 0; e < vector; ++e) {
+      item_ = Item{j, e, domainCoords("_" + std::to_string(j) + "_" + std::to_string(e))};
+      uses += use(j, e, value(emitter, item_->domain));
+    }
+  item_.reset();
+  return take(emitter, taken, indent) + uses;
+}
 
 } // namespace fuserc

@@ -16,7 +16,8 @@
 //               and every per-element output, holds each row as one run of
 //               stride 1. Rows are read in vectors of up to 16 bytes, kept
 //               in registers across phases (8 lanes to 1024 threads per
-//               row, up to 32768 elements), or streamed for longer rows.
+//               row, up to 32768 elements), or, longer, streamed through a
+//               cache in shared memory (as much of the row as fits).
 //               Other reads (permuted, shifted, gathered) go through
 //               strides. A division by a row's value becomes one reciprocal
 //               per row.

@@ -19,7 +19,7 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
   s += "  void *ptr[" + std::to_string(nt) + "];\n";
   s += "  long long st[" + std::to_string(nt) + "][" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
-  s += "  long long rows, len;\n";
+  s += "  long long rows, len, cache;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   for (size_t k = 0; k < rk.scalars.size(); ++k)
     s += "  " + cudaComputeType(rk.scalars[k]->dtype()) + " s" + std::to_string(k) + ";\n";
@@ -37,6 +37,18 @@ std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vect
   return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
 }
 
+std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int vector) {
+  return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+}
+
+int RowKernel::cachedBytes() const {
+  int bytes = 0;
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if (cached(t))
+      bytes += static_cast<int>(dtypeBytes(tensors[t].storage));
+  return bytes;
+}
+
 namespace {
 
 std::string launchShape(int block, int rowsPerBlock, const std::string &pad) {
@@ -47,11 +59,23 @@ std::string launchShape(int block, int rowsPerBlock, const std::string &pad) {
 // Statements setting `vec` to the contiguous variants' vector width when
 // every streamed tensor holds each row contiguously (its reduced dims
 // collapse to one run of stride 1): the widest when the rows and pointers
-// allow it, else 1.
+// allow it, else 1. And `shifted`, the cached variant's: the widest when
+// the pointers are aligned and every streamed tensor's rows start equally
+// far past a vector boundary (kept strides congruent modulo the width).
 std::string contiguousCheck(const RowKernel &rk) {
+  const std::string W = std::to_string(rk.vector);
   std::string s = "    if (a.len >= 1) {\n";
-  s += "      int contiguous = 1, aligned = a.len % " + std::to_string(rk.vector) + " == 0;\n";
+  s += "      int contiguous = 1, aligned = a.len % " + W + " == 0, pointers = 1, congruent = 1;\n";
   s += "      long long run;\n";
+  // Each kept dim's stride modulo W, in the first streamed tensor.
+  std::optional<size_t> first;
+  auto residue = [&](size_t t, size_t d) -> std::string {
+    const int dim = rk.streams[t]->map[d];
+    if (dim < 0)
+      return "0";
+    return "(a.st[" + std::to_string(t) + "][" + std::to_string(dim) + "] % " + W + " + " + W +
+           ") % " + W;
+  };
   for (size_t t = 0; t < rk.tensors.size(); ++t) {
     const std::optional<RowStream> &stream = rk.streams[t];
     if (!stream || !stream->alongRow)
@@ -73,14 +97,67 @@ std::string contiguousCheck(const RowKernel &rk) {
     }
     const int bytes = rk.vector * static_cast<int>(dtypeBytes(rk.tensors[t].storage));
     s += "      if ((uintptr_t)a.ptr[" + ts + "] % " + std::to_string(bytes) +
-         " != 0) aligned = 0;\n";
-    for (size_t d : rk.keptDims)
+         " != 0) aligned = pointers = 0;\n";
+    if (!first)
+      first = t;
+    for (size_t d : rk.keptDims) {
       if (stream->map[d] >= 0)
-        s += "      if (a.st[" + ts + "][" + std::to_string(stream->map[d]) + "] % " +
-             std::to_string(rk.vector) + " != 0) aligned = 0;\n";
+        s += "      if (a.st[" + ts + "][" + std::to_string(stream->map[d]) + "] % " + W +
+             " != 0) aligned = 0;\n";
+      if (t != *first && residue(t, d) != residue(*first, d))
+        s += "      if (" + residue(t, d) + " != " + residue(*first, d) + ") congruent = 0;\n";
+    }
   }
-  s += "      vec = contiguous ? (aligned ? " + std::to_string(rk.vector) + " : 1) : 0;\n";
+  s += "      vec = contiguous ? (aligned ? " + W + " : 1) : 0;\n";
+  s += "      shifted = pointers && congruent ? " + W + " : 1;\n";
   s += "    }\n";
+  return s;
+}
+
+// The cached variants' launch: the first whose cache (`a.cache` row
+// positions: all of the row's, or as many as the shared memory left to
+// each of its blocks on a multiprocessor holds beside their static
+// scratch) holds at least 3/4 of the row, else the last; and the dynamic
+// shared memory that takes.
+std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
+  auto choose = [&](const RowCachedVariant &v, const std::string &in) {
+    return in + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+           rowKernelName(rk, v, rk.vector) + "\";\n" + launchShape(v.threads, 1, in);
+  };
+  const int bytes = rk.cachedBytes();
+  if (bytes == 0)
+    return choose(kRowCachedVariants[0], pad);
+  int regions = 0;
+  std::string shared;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.cached(t))
+      shared += std::string(regions++ ? " + " : "") + "(a.cache * " +
+                std::to_string(dtypeBytes(rk.tensors[t].storage)) + " + 15) / 16 * 16";
+  const std::string reserve = std::to_string(kRowCachedReserve + 16 * regions);
+  std::string s = pad + "int per_block = 0, per_sm = 0;\n";
+  s += pad + "long long span, room, fit = 0;\n";
+  s += pad + "st = FUSERC_NAME_shared_memory_limits(&per_block, &per_sm);\n";
+  s += pad + "if (st != FUSERC_NAME_OK)\n" + pad + "  return st;\n";
+  s += pad + "/* the row's positions in whole vectors, wherever it starts */\n";
+  s += pad + "span = (a.len + 2 * (shifted - 1)) / shifted * shifted;\n";
+  const size_t count = std::size(kRowCachedVariants);
+  for (size_t i = 0; i < count; ++i) {
+    const RowCachedVariant &v = kRowCachedVariants[i];
+    const std::string in = pad + std::string(2 * i, ' ');
+    // The driver reserves 1 KiB of a multiprocessor's shared memory per block.
+    s += in + "room = (long long)per_sm / " + std::to_string(v.blocksPerSM) + " - 1024;\n";
+    s += in + "fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
+         std::to_string(bytes) + " / shifted * shifted;\n";
+    if (i + 1 == count) {
+      s += choose(v, in);
+      break;
+    }
+    s += in + "if (4 * fit >= 3 * span) {\n" + choose(v, in + "  ") + in + "} else {\n";
+  }
+  for (size_t i = count - 1; i-- > 0;)
+    s += pad + std::string(2 * i, ' ') + "}\n";
+  s += pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n";
+  s += pad + "shared = (unsigned)(" + shared + ");\n";
   return s;
 }
 
@@ -90,7 +167,7 @@ std::string hostLaunch(const RowKernel &rk) {
   std::string s = "{\n";
   s += "  FUSERC_NAME_" + rk.base + "_args a;\n";
   s += "  const char *kernel;\n";
-  s += "  unsigned block;\n";
+  s += "  unsigned block, shared = 0;\n";
   s += "  long long groups;\n";
   s += "  memset(&a, 0, sizeof a);\n";
   if (segmentChecksIndices(rk.segment->segment))
@@ -116,21 +193,24 @@ std::string hostLaunch(const RowKernel &rk) {
   }
   s += "  if (a.rows > 0) {\n";
   s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
+  s += "    int shifted = 1;  /* the cached variant's */\n";
   if (rk.contiguous())
     s += contiguousCheck(rk);
   s += "    if (vec) {\n";
   for (const RowFastVariant &v : kRowFastVariants) {
     const bool first = &v == &kRowFastVariants[0];
-    if (v.looped())
-      s += "      else {\n";
-    else
-      s += std::string(first ? "      if" : "      else if") +
-           " (a.len <= " + std::to_string(v.maxLength()) + ") {\n";
+    s += std::string(first ? "      if" : "      else if") +
+         " (a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + ") {\n";
     s += "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
          rowKernelName(rk, v, rk.vector) + "\";\n";
     s += launchShape(v.block(), v.rowsPerBlock, "        ");
     s += "      }\n";
+    if (v.maxLength() >= kRowCachedAbove)
+      break;
   }
+  s += "      else {\n";
+  s += cachedLaunch(rk, "        ");
+  s += "      }\n";
   s += "    } else {\n";
   for (const RowVariant &v : kRowVariants) {
     const bool first = &v == &kRowVariants[0];
@@ -148,10 +228,19 @@ std::string hostLaunch(const RowKernel &rk) {
   // at once: capped at 132 x 8 blocks looping over rows, the H200 measured
   // softmax 3727 GB/s against 4080 and rmsnorm 3830 against 4074 (2026-11-21).
   s += "    if (groups > 2147483647LL)\n      groups = 2147483647LL;\n";
-  s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, 0, &a, "
+  s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, shared, &a, "
        "stream);\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
   s += "  }\n}\n";
+  return s;
+}
+
+// The cached streams, as "input x, input y".
+std::string cachedStreams(const RowKernel &rk) {
+  std::string s;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.cached(t))
+      s += (s.empty() ? "" : ", ") + rk.tensors[t].what;
   return s;
 }
 
@@ -190,18 +279,36 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : {rk.vector, 1}) {
       std::string what =
-          v.looped() ? "a block of " + std::to_string(v.threads) +
-                           " threads per row streaming it, " + std::to_string(kRowStreamUnroll) +
-                           " vectors per thread per step, each phase re-reading"
-          : v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
-                                 std::to_string(v.rowsPerBlock) + " rows per block"
+          v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
+                               std::to_string(v.rowsPerBlock) + " rows per block"
           : v.threads == 32
               ? "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
               : "a block of " + std::to_string(v.threads) + " threads per row";
-      if (!v.looped())
-        what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
+      what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
       plan.variants.push_back(
           {rowKernelName(rk, v, vector), what + ", vectors of " + std::to_string(vector)});
+      if (rk.vector == 1)
+        break;
+    }
+  for (const RowCachedVariant &v : kRowCachedVariants)
+    for (int vector : {rk.vector, 1}) {
+      std::string what = "a block of " + std::to_string(v.threads) +
+                         " threads per row streaming it, " + std::to_string(kRowCachedUnroll) +
+                         " vectors per thread per step, ";
+      what += rk.cachedBytes() == 0
+                  ? "each phase re-reading"
+                  : "the row of " + cachedStreams(rk) +
+                        " first copied into shared memory (as much as " +
+                        (v.blocksPerSM == 1
+                             ? std::string("a multiprocessor's")
+                             : "1/" + std::to_string(v.blocksPerSM) + " of a multiprocessor's") +
+                        " shared memory holds)";
+      if (vector > 1)
+        what += ", vectors of " + std::to_string(vector) +
+                " from the vector boundary at or before the row's start";
+      else
+        what += ", vectors of 1";
+      plan.variants.push_back({rowKernelName(rk, v, vector), what});
       if (rk.vector == 1)
         break;
     }
@@ -227,10 +334,28 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
                      "L: ";
   int64_t below = 0;
   for (const RowFastVariant &v : kRowFastVariants) {
-    rule += v.looped() ? std::string(v.suffix) + " when above " + std::to_string(below) + ". "
-                       : std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
-    below = std::max(below, v.maxLength());
+    if (below >= kRowCachedAbove)
+      break;
+    rule += std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
+    below = v.maxLength();
   }
+  const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
+  rule += "above " + std::to_string(below) + " a cached streaming variant, with vectors of " + V +
+          " where the pointers are aligned to " + V +
+          " elements and every streamed tensor's rows start equally far past a multiple of " + V +
+          " elements, else of 1: ";
+  if (rk.cachedBytes() == 0)
+    rule += std::string(first.suffix);
+  else
+    rule += std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else " +
+            last.suffix +
+            "; each caches min(S, F) row positions in dynamic shared memory, S = L rounded up "
+            "to whole vectors past the row's start, F = what its share of a multiprocessor's "
+            "shared memory (1 / blocks per multiprocessor, less 1 KiB, at most the opt-in "
+            "limit per block) holds, less " +
+            std::to_string(kRowCachedReserve) + " bytes, at " + std::to_string(rk.cachedBytes()) +
+            " bytes per position";
+  rule += ". ";
   rule += "Otherwise a general variant: ";
   below = 0;
   for (const RowVariant &v : kRowVariants) {
@@ -241,7 +366,8 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   }
   plan.selection = rule;
   plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
-                        "block), 2^31 - 1), a grid-stride loop over rows";
+                        "block), 2^31 - 1), a grid-stride loop over rows; the cached variant's "
+                        "dynamic shared memory as its selection says";
   Extent bytes = 0;
   for (const RowTensor &t : rk.tensors)
     bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));

@@ -38,13 +38,12 @@ inline constexpr RowVariant kRowVariants[] = {
     {"loop512", 512, 0, 1},
 };
 
-// One contiguous variant: `threads` per row, each holding `elements` of
-// the row in registers (as elements / W vectors of W; 0: streaming the row,
-// `kRowStreamUnroll` vectors per step), `rowsPerBlock` rows per block.
-// Contiguous variants run when every streamed tensor holds each row
-// contiguously (checked at launch); each is compiled for the widest vector
-// W the tensors allow and for W = 1 (misaligned rows, or L not a multiple
-// of the width).
+// One persistent contiguous variant: `threads` per row, each holding
+// `elements` of the row in registers (as elements / W vectors of W),
+// `rowsPerBlock` rows per block. Contiguous variants run when every
+// streamed tensor holds each row contiguously (checked at launch); each is
+// compiled for the widest vector W the tensors allow and for W = 1
+// (misaligned rows, or L not a multiple of the width).
 struct RowFastVariant {
   const char *suffix;
   int threads;
@@ -54,13 +53,7 @@ struct RowFastVariant {
   int block() const { return threads * rowsPerBlock; }
   int vectors(int width) const { return elements / width; }
   int64_t maxLength() const { return static_cast<int64_t>(threads) * elements; }
-  bool looped() const { return elements == 0; }
 };
-
-// Streaming with 512 threads rather than 1024 (H200, 2026-11-21, GB/s 512 /
-// 1024): xent_bwd 1601 / 1328, softmax over rows of 65536 2480 / 2523,
-// rmsnorm over rows of 65536 2977 / 3564.
-inline constexpr int kRowStreamUnroll = 4;
 
 // Threads per SM the persistent contiguous variants ask the compiler to
 // leave room for (__launch_bounds__'s minimum blocks): with fewer, too few
@@ -73,8 +66,48 @@ inline constexpr RowFastVariant kRowFastVariants[] = {
     {"g8x8", 8, 8, 32},      {"w32x8", 32, 8, 8},     {"w32x16", 32, 16, 8},
     {"w32x32", 32, 32, 4},   {"b128x16", 128, 16, 1}, {"b128x32", 128, 32, 1},
     {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1}, {"b1024x32", 1024, 32, 1},
-    {"s512", 512, 0, 1},
 };
+
+// The contiguous variants for rows above kRowCachedAbove
+// (RowCachedVariant.cpp): a block of `threads` per row streams it,
+// kRowCachedUnroll vectors per thread per step, one pass per phase; the
+// cached streams (RowStream) are first copied into dynamic shared memory,
+// so the passes read them from there. The host sizes the cache at launch
+// (args `cache`, in row positions): the whole row where the shared memory
+// left to each of `blocksPerSM` blocks of a multiprocessor holds it, else
+// its first part, the rest re-read from global memory in every pass. It
+// takes the first variant whose cache holds at least 3/4 of the row, else
+// the last.
+//
+// Vectors of W here start at the vector boundary at or before the row's
+// start (the row spans `head` + L positions from there), the partial ones
+// at both ends loaded and stored element by element: rows of any length
+// and start take vectors of W when every streamed pointer is aligned to W
+// elements and every streamed tensor's rows start equally far past a
+// vector boundary.
+struct RowCachedVariant {
+  const char *suffix;
+  int threads;
+  int blocksPerSM;
+};
+
+// H200, bf16, 1 GiB moved (2026-11-21), % of copy bandwidth, softmax /
+// rmsnorm: two blocks of 512 threads per multiprocessor, each caching what
+// its half of the shared memory holds, over rows of 65536: 66 / 85; one of
+// 1024 caching the whole row: 58 / 85; three of 512: 64 / 86. Over rows of
+// 131072, the same: 55 / 68, 56 / 81, 54 / 71. xent_bwd (rows of 50257,
+// 100 KB cached): 2256 GB/s with two blocks of 512 per multiprocessor,
+// 1678 with one of 1024, 2021 with two of 256. Rows of 32768 stay in
+// registers (b1024x32): softmax 70 against 65 for m512.
+inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1024", 1024, 1}};
+// Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %
+// of copy) with 1024 threads caching the whole row: 4: 58 / 84, 2: 56 /
+// 85; an earlier form with 512 threads: 4: 36 / 51, 8: 29 / 34.
+inline constexpr int kRowCachedUnroll = 4;
+inline constexpr int64_t kRowCachedAbove = 32768;
+// Shared memory the cache leaves to the kernel's static scratch (the
+// block reduction's slots).
+inline constexpr int kRowCachedReserve = 1024;
 
 // One tensor the kernel reads or writes, and whether it holds one element
 // per row (a reduced shape) rather than one per row element.
@@ -89,6 +122,10 @@ struct RowTensor : KernelTensor {
 struct RowStream {
   std::vector<int> map;
   bool alongRow = false;
+  // An input along the row whose rows differ (it maps a kept dim) and that
+  // a reduction phase reads: the cached variants keep its row in shared
+  // memory. (A per-column weight is the same for every row: it stays in L2.)
+  bool cached = false;
 };
 
 struct RowKernel {
@@ -104,10 +141,15 @@ struct RowKernel {
   std::vector<std::optional<RowStream>> streams;
   int vector = 1; // the widest vector the contiguous variants use
   bool contiguous() const { return !streams.empty(); }
+  // Whether stream t is cached, and the bytes the cached streams hold per
+  // row position.
+  bool cached(size_t t) const { return contiguous() && streams[t] && streams[t]->cached; }
+  int cachedBytes() const;
 };
 
 std::string rowKernelName(const RowKernel &k, const RowVariant &v);
 std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vector);
+std::string rowKernelName(const RowKernel &k, const RowCachedVariant &v, int vector);
 // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
 std::string rowArgsStruct(const RowKernel &k, const std::string &prefix);
 // Everything but the source: parameters, variants, selection, host launch.

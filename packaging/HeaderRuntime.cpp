@@ -424,10 +424,18 @@ static CUlibrary @P@_library;
 static unsigned @P@_launches_in_flight;
 /* By @P@_kernel_names; NULL until looked up. */
 static CUkernel @P@_kernels[@P@_NUM_KERNELS + 1];
+/* By kernel and device ordinal (the first @P@_OPTIN_DEVICES devices; on
+   others every launch opts in): the dynamic shared memory the kernel was
+   opted into, 0 until it took more than 48 KiB. */
+#define @P@_OPTIN_DEVICES 16
+static unsigned @P@_shared_opted[@P@_NUM_KERNELS + 1][@P@_OPTIN_DEVICES];
 
 /* The kernel's handle, loading the library when needed; the caller must
-   call @P@_release_kernel after using it. */
-static @P@_UNUSED @P@_status @P@_acquire_kernel(const char *kernel, CUkernel *handle) {
+   call @P@_release_kernel after using it. A kernel taking more than 48 KiB
+   of dynamic shared memory is opted into `shared_bytes` on `device` once
+   (per size it grows to). */
+static @P@_UNUSED @P@_status @P@_acquire_kernel(
+    const char *kernel, unsigned shared_bytes, CUdevice device, CUkernel *handle) {
   CUresult result = CUDA_SUCCESS;
   const char *call = "";
   int slot;
@@ -453,6 +461,15 @@ static @P@_UNUSED @P@_status @P@_acquire_kernel(const char *kernel, CUkernel *ha
     if (result != CUDA_SUCCESS)
       @P@_kernels[slot] = NULL;
   }
+  if (result == CUDA_SUCCESS && shared_bytes > 48u * 1024u &&
+      (device < 0 || device >= @P@_OPTIN_DEVICES ||
+          @P@_shared_opted[slot][device] < shared_bytes)) {
+    call = "cuKernelSetAttribute";
+    result = cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        (int)shared_bytes, @P@_kernels[slot], device);
+    if (result == CUDA_SUCCESS && device >= 0 && device < @P@_OPTIN_DEVICES)
+      @P@_shared_opted[slot][device] = shared_bytes;
+  }
   if (result == CUDA_SUCCESS) {
     *handle = @P@_kernels[slot];
     ++@P@_launches_in_flight;
@@ -476,43 +493,54 @@ void @P@_unload(void) {
   if (@P@_library)
     cuLibraryUnload(@P@_library);
   @P@_library = NULL;
-  for (slot = 0; slot < @P@_NUM_KERNELS; ++slot)
+  for (slot = 0; slot < @P@_NUM_KERNELS; ++slot) {
     @P@_kernels[slot] = NULL;
+    memset(@P@_shared_opted[slot], 0, sizeof @P@_shared_opted[slot]);
+  }
   pthread_mutex_unlock(&@P@_state_mutex);
+}
+
+/* The shared memory of the current context's device: what one block may
+   opt into, and what a multiprocessor holds (its blocks' together). */
+static @P@_UNUSED @P@_status @P@_shared_memory_limits(int *per_block, int *per_multiprocessor) {
+  CUdevice device;
+  const char *call = "cuCtxGetDevice";
+  CUresult result = cuCtxGetDevice(&device);
+  if (result == CUDA_SUCCESS) {
+    call = "cuDeviceGetAttribute";
+    result = cuDeviceGetAttribute(
+        per_block, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device);
+  }
+  if (result == CUDA_SUCCESS)
+    result = cuDeviceGetAttribute(
+        per_multiprocessor, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, device);
+  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, call, NULL);
 }
 
 /* Launches `kernel` with `args` (a struct) as its one by-value parameter
    (codegen/KernelPlan.h). An empty grid launches nothing: the tensors are
    empty. Dynamic shared memory over 48 KiB is opted into on the current
-   context's device. */
+   context's device (once per kernel, device and size). */
 static @P@_UNUSED @P@_status @P@_launch_kernel(
     const char *kernel, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,
     unsigned shared_bytes, void *args, CUstream stream) {
   CUkernel handle = NULL;
-  CUresult result = CUDA_SUCCESS;
-  const char *call = "cuLaunchKernel";
+  CUdevice device = 0;
+  CUresult result;
   void *params[1];
   if (grid_x == 0 || grid_y == 0 || grid_z == 0)
     return @P@_OK;
-  @P@_TRY(@P@_acquire_kernel(kernel, &handle));
   if (shared_bytes > 48u * 1024u) {
-    CUdevice device;
-    call = "cuCtxGetDevice";
     result = cuCtxGetDevice(&device);
-    if (result == CUDA_SUCCESS) {
-      call = "cuKernelSetAttribute";
-      result = cuKernelSetAttribute(
-          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared_bytes, handle, device);
-    }
+    if (result != CUDA_SUCCESS)
+      return @P@_cuda_failure(result, "cuCtxGetDevice", kernel);
   }
-  if (result == CUDA_SUCCESS) {
-    call = "cuLaunchKernel";
-    params[0] = args;
-    result = cuLaunchKernel((CUfunction)handle, grid_x, grid_y, grid_z, block_x, 1, 1,
-        shared_bytes, stream, params, NULL);
-  }
+  @P@_TRY(@P@_acquire_kernel(kernel, shared_bytes, device, &handle));
+  params[0] = args;
+  result = cuLaunchKernel((CUfunction)handle, grid_x, grid_y, grid_z, block_x, 1, 1, shared_bytes,
+      stream, params, NULL);
   @P@_release_kernel();
-  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, call, kernel);
+  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, "cuLaunchKernel", kernel);
 }
 )c";
 
@@ -635,6 +663,9 @@ const std::vector<std::string> &runtimeIdentifiers() {
                                                         "acquire_kernel",
                                                         "release_kernel",
                                                         "launch_kernel",
+                                                        "OPTIN_DEVICES",
+                                                        "shared_opted",
+                                                        "shared_memory_limits",
                                                         "H_INCLUDED",
                                                         "IMPLEMENTATION",
                                                         "IMPLEMENTATION_DONE"};

@@ -257,6 +257,17 @@ CUresult cuKernelSetAttribute(CUfunction_attribute attribute, int value, CUkerne
   count(NULL);
   return CUDA_SUCCESS;
 }
+
+/* The shared memory of an H200 (per block opted into, per
+   multiprocessor), for row kernels sizing their shared-memory cache. */
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice device) {
+  (void)device;
+  count(NULL);
+  CHECK(attribute == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN ||
+        attribute == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  *value = attribute == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN ? 232448 : 233472;
+  return CUDA_SUCCESS;
+}
 #endif
 
 /* ---- validation: every failure is reported before any driver call ---- */

@@ -39,7 +39,7 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   const std::string vector = parameter(k, "vector");
   std::vector<std::string> expected;
   for (const char *shape : {"g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32", "b256x32",
-                            "b512x32", "b1024x32", "s512"}) {
+                            "b512x32", "b1024x32", "m512", "m1024"}) {
     expected.push_back("v" + vector + "_" + shape);
     if (vector != "1")
       expected.push_back(std::string("v1_") + shape);
@@ -90,10 +90,63 @@ TEST(RowReductionCodegen, LaunchChecksEveryStreamedRowIsContiguousAndAligned) {
   EXPECT_NE(k.hostLaunch.find("if (a.size[1] != 1 && a.st[0][1] != run) contiguous = 0;"),
             std::string::npos)
       << k.hostLaunch;
-  EXPECT_NE(k.hostLaunch.find("if ((uintptr_t)a.ptr[1] % 16 != 0) aligned = 0;"),
+  EXPECT_NE(k.hostLaunch.find("if ((uintptr_t)a.ptr[1] % 16 != 0) aligned = pointers = 0;"),
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("if (a.st[0][0] % 8 != 0) aligned = 0;"), std::string::npos);
   EXPECT_NE(k.hostLaunch.find("vec = contiguous ? (aligned ? 8 : 1) : 0;"), std::string::npos);
+}
+
+TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
+  Generated g = generate(fileText("bench/cases/xent_bwd.fus"));
+  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  // Rows above 32768 run m512 or m1024; the logits (which differ per row
+  // and which the max reads) are cached, the labels (one per row) and the
+  // output are not. Odd rows keep vectors of 8 when the logits' and the
+  // output's rows start equally far past a vector boundary.
+  EXPECT_NE(k.hostLaunch.find("if ((a.st[2][0] % 8 + 8) % 8 != (a.st[0][0] % 8 + 8) % 8) "
+                              "congruent = 0;"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("shifted = pointers && congruent ? 8 : 1;"), std::string::npos);
+  // m512 (two blocks per multiprocessor) when half a multiprocessor's
+  // shared memory holds 3/4 of the row, else m1024 (one block).
+  EXPECT_NE(k.hostLaunch.find("st = FUSERC_NAME_shared_memory_limits(&per_block, &per_sm);"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("room = (long long)per_sm / 2 - 1024;\n"
+                              "        fit = ((room < per_block ? room : per_block) - 1040) / 2 "
+                              "/ shifted * shifted;\n"
+                              "        if (4 * fit >= 3 * span) {\n"
+                              "          kernel = shifted == 1 ? \"xent_bwd_k0_v1_m512\" : "
+                              "\"xent_bwd_k0_v8_m512\";"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("kernel = shifted == 1 ? \"xent_bwd_k0_v1_m1024\" : "
+                              "\"xent_bwd_k0_v8_m1024\";"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("shared = (unsigned)((a.cache * 2 + 15) / 16 * 16);"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("(unsigned)groups, 1, 1, block, shared, &a, stream);"),
+            std::string::npos);
+  EXPECT_NE(k.selection.find("b1024x32 up to 32768, above 32768 a cached streaming variant"),
+            std::string::npos)
+      << k.selection;
+  EXPECT_NE(k.selection.find("m512 when its cache holds at least 3/4 of the row, else m1024"),
+            std::string::npos);
+  // The logits' whole vectors are copied asynchronously; the passes read
+  // cached positions from shared memory, the rest from global memory.
+  EXPECT_NE(g.source.find("const I head = (o0 % 8 + 8) % 8;"), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_async_copy<16>(t0_c + pb, ((const __nv_bfloat16 *)a.ptr[0] + "
+                          "o0 + k));"),
+            std::string::npos);
+  EXPECT_NE(g.source.find("if (at0 < P) {\n        *(fuserc_bytes16 *)t0_l[0] = *(const "
+                          "fuserc_bytes16 *)(t0_c + at0);"),
+            std::string::npos);
+  // Whole vectors are stored at once, those at the row's ends element by
+  // element.
+  EXPECT_NE(g.source.find("*(fuserc_bytes16 *)((__nv_bfloat16 *)a.ptr[2] + o2 + k1) = *(const "
+                          "fuserc_bytes16 *)t2_l[1];"),
+            std::string::npos);
+  EXPECT_NE(g.source.find("if (ok1_7) ((__nv_bfloat16 *)a.ptr[2] + o2 + k1)[7] = t2_l[1][7];"),
+            std::string::npos);
 }
 
 TEST(RowReductionCodegen, PerRowInputsLoadOncePerRow) {

@@ -1,0 +1,333 @@
+// Row-reduction kernels, the cached streaming variants (m512, m1024): rows
+// longer than the persistent variants hold in registers are streamed by a
+// block per row, kRowCachedUnroll vectors per thread per step, one pass per phase
+// and one for the outputs. First the cached streams (inputs whose rows
+// differ, read by a reduction) are copied into dynamic shared memory, up
+// to `a.cache` row positions (the host's choice at launch), whole vectors
+// asynchronously (cp.async: the whole cached row in flight at once, no
+// registers held), so every pass reads those positions from there rather
+// than from global memory. A thread touches the same positions in the copy
+// and in every pass of a row, and of the next row: the cache needs no
+// barrier.
+//
+// With vectors of W > 1, positions count from the vector boundary at or
+// before the row's start (`head` elements before it; the host checked that
+// every streamed tensor's rows start equally far past one), so every vector
+// is aligned in global and shared memory whatever the row's start and
+// length. Vectors wholly inside the row run without checks; those at its
+// ends check each element, and those past its end (in a pass's last step)
+// do nothing.
+#include "codegen/BlockReduce.h"
+#include "codegen/CudaTypes.h"
+#include "codegen/RowReductionEmitter.h"
+
+#include <algorithm>
+
+namespace fuserc {
+namespace {
+
+const std::string &asyncCopyCuda() {
+  static const std::string text = R"CUDA(#ifndef FUSERC_ROW_CACHE_HELPERS
+#define FUSERC_ROW_CACHE_HELPERS
+// Copies N bytes (4, 8 or 16, aligned) from global to shared memory without
+// passing them through registers (sm_80 and newer); fuserc_async_wait waits
+// for the calling thread's copies.
+template <int N> __device__ __forceinline__ void fuserc_async_copy(void *to, const void *from) {
+  const unsigned at = (unsigned)__cvta_generic_to_shared(to);
+  if (N == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(at), "l"(from) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(at), "l"(from), "n"(N)
+                 : "memory");
+}
+__device__ __forceinline__ void fuserc_async_wait() {
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+#endif // FUSERC_ROW_CACHE_HELPERS
+
+)CUDA";
+  return text;
+}
+
+} // namespace
+
+std::string RowReductionEmitter::cachedOk(int j, int e, int vector) {
+  return "ok" + std::to_string(j) + (vector > 1 ? "_" + std::to_string(e) : "");
+}
+
+std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vector) {
+  registers_.clear();
+  const std::string T = std::to_string(v.threads), W = std::to_string(vector), pad = "    ";
+  const int n = kRowCachedUnroll;
+  std::string s = &v == &kRowCachedVariants[0] && vector == k_.vector ? asyncCopyCuda() : "";
+  s += "// segment " + std::to_string(seg_.id) + " (" + std::string(seg_.scheduler->name()) +
+       "), cached streaming variant " + v.suffix + ", vectors of " + W + "\n";
+  const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.threads);
+  s += "extern \"C\" __global__ void __launch_bounds__(" + T + ", " + std::to_string(minBlocks) +
+       ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
+  s += "  typedef long long I;\n";
+  s += "  const I L = (I)a.len;\n";
+  s += sharedScratch(v.threads);
+  std::string region = "0";
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.cached(t))
+      continue;
+    if (region == "0") {
+      s += "  const I P = (I)a.cache;  // row positions cached in shared memory\n";
+      s += "  extern __shared__ __align__(16) unsigned char fuserc_row_cache[];\n";
+    }
+    const std::string Ts = cudaStorageType(k_.tensors[t].storage);
+    s += "  " + Ts + " *const t" + std::to_string(t) + "_c = (" + Ts + " *)(fuserc_row_cache + " +
+         region + ");  // " + k_.tensors[t].what + "\n";
+    region += " + (P * " + std::to_string(dtypeBytes(k_.tensors[t].storage)) + " + 15) / 16 * 16";
+  }
+  s += "  const int tid = (int)threadIdx.x;\n";
+  s += "  for (I row = (I)blockIdx.x; row < (I)a.rows; row += (I)gridDim.x) {\n";
+  s += decompose("row", k_.keptDims, "", "row_rest", pad);
+  s += rowStarts(pad);
+  if (vector > 1) {
+    size_t first = 0;
+    while (!k_.streams[first] || !k_.streams[first]->alongRow)
+      ++first;
+    const std::string o = "o" + std::to_string(first);
+    s += pad + "const I head = (" + o + " % " + W + " + " + W + ") % " + W +
+         ";  // the row start's distance past a vector boundary\n";
+    s += pad + "const I span = L + head;  // the row's positions, from that boundary\n";
+  } else {
+    s += pad + "const I span = L;\n";
+  }
+  s += cachedFill(v.threads, vector);
+  // A pass accumulating or staging `value` of every element as `use`
+  // says; the statements indented for the pass's steps.
+  auto pass = [&](auto value, auto use) {
+    return cachedPass(
+        v.threads, vector,
+        [&](bool checked, int j) {
+          ValueEmitter emitter = newEmitter();
+          size_t taken = 0;
+          return forEachElement(
+              emitter, taken, {j, j + 1, n}, vector, value,
+              [&](int jj, int e, const std::string &x) { return use(jj, e, x, checked); }, 8);
+        },
+        [](bool, int) { return std::string(); });
+  };
+  for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
+    const Op &op = *k_.rows.reductions[i];
+    const std::string I = std::to_string(i), p = "p" + I;
+    const DType acc = reductionAccumulator(op.result()->dtype());
+    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
+    auto input = [&](ValueEmitter &e, const Coords &at) {
+      return toAccumulator(op, e.emit(*op.operand(0), at));
+    };
+    auto when = [&](int j, int e, bool checked) {
+      return checked ? "if (" + cachedOk(j, e, vector) + ") " : std::string();
+    };
+    s += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
+    s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
+    s += pass(input, [&](int j, int e, const std::string &x, bool checked) {
+      return pad + "    " + when(j, e, checked) + p + " = " + comb + "()(" + p + ", " + x + ");\n";
+    });
+    std::string squares;
+    if (op.kind() == OpKind::Var)
+      squares = pass(input, [&](int j, int e, const std::string &x, bool checked) {
+        return pad + "    " + when(j, e, checked) + "{ const " + A + " d = " + x + " - m" + I +
+               "; q" + I + " += d * d; }\n";
+      });
+    s += endPhase(op, i, v.threads, squares, pad);
+  }
+  s += pad + "// outputs\n";
+  std::string staging;
+  for (size_t t = 0; t < k_.tensors.size(); ++t)
+    if (k_.tensors[t].written && !k_.tensors[t].perRow)
+      staging += pad + "  __align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
+                 std::to_string(t) + "_l[" + std::to_string(n) + "][" + W + "];  // " +
+                 k_.tensors[t].what + "\n";
+  if (!staging.empty()) {
+    auto outputs = [&](bool, int j) {
+      // One emitter for every output, so values they share are computed once.
+      ValueEmitter emitter = newEmitter();
+      size_t taken = 0;
+      std::string body;
+      for (size_t t = 0; t < k_.tensors.size(); ++t) {
+        if (!k_.tensors[t].written || k_.tensors[t].perRow)
+          continue;
+        const std::string ts = std::to_string(t);
+        body += forEachElement(
+            emitter, taken, {j, j + 1, n}, vector,
+            [&](ValueEmitter &e, const Coords &at) {
+              return storedValue(e, t, valueCoords(k_.tensors[t].value->shape(), at, false));
+            },
+            [&](int jj, int e, const std::string &x) {
+              return pad + "    t" + ts + "_l[" + std::to_string(jj) + "][" + std::to_string(e) +
+                     "] = " + x + ";\n";
+            },
+            8);
+      }
+      return body;
+    };
+    s += cachedPass(
+        v.threads, vector, outputs,
+        [&](bool checked, int j) { return cachedStores(j, vector, checked, pad + "    "); },
+        staging);
+  }
+  ValueEmitter rowEmitter = newEmitter();
+  size_t taken = 0;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.tensors[t].written || !k_.tensors[t].perRow)
+      continue;
+    Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
+    std::string value = storedValue(rowEmitter, t, at);
+    s += take(rowEmitter, taken, 4);
+    s += pad + "if (tid == 0) " + storeStatement(t, at, value) + "\n";
+  }
+  s += "  }\n}\n\n";
+  return s;
+}
+
+std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
+  const std::string pad = "      ", W = std::to_string(vector), in = vector > 1 ? pad + "  " : pad;
+  std::string whole, partial;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.cached(t))
+      continue;
+    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage);
+    const std::string from = "((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k)";
+    const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
+    if (bytes >= 4)
+      whole += in + "fuserc_async_copy<" + std::to_string(bytes) + ">(t" + ts + "_c + pb, " + from +
+               ");\n";
+    else
+      whole += in + "t" + ts + "_c[pb] = " + from + "[0];\n";
+    for (int e = 0; e < vector; ++e) {
+      const std::string E = std::to_string(e);
+      partial += pad + "  if (k + " + E + " >= 0 && k + " + E + " < L) t" + ts + "_c[pb + " + E +
+                 "] = " + from + "[" + E + "];\n";
+    }
+  }
+  if (whole.empty())
+    return "";
+  std::string s = "    // the cached rows into shared memory";
+  s += vector > 1 ? ": whole vectors asynchronously, the partial ones element by element\n" : "\n";
+  s += "    for (I pb = (I)tid * " + W + "; pb < P; pb += (I)" + std::to_string(threads * vector) +
+       ") {\n";
+  s += pad + "const I k = pb" + (vector > 1 ? " - head" : "") + ";\n";
+  if (vector > 1) {
+    s += pad + "if (k >= 0 && k + " + W + " <= L) {\n" + whole + pad + "} else {\n" + partial +
+         pad + "}\n";
+  } else {
+    s += whole;
+  }
+  s += "    }\n";
+  s += "    fuserc_async_wait();\n";
+  return s;
+}
+
+template <typename Body, typename Tail>
+std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, Tail tail,
+                                            const std::string &staging) {
+  const std::string pad = "      ", in = pad + "  ", W = std::to_string(vector);
+  const int n = kRowCachedUnroll, step = threads * vector;
+  std::string s = "    for (I pb = (I)tid * " + W + "; pb < span; pb += (I)" +
+                  std::to_string(step * n) + ") {\n";
+  for (int j = 0; j < n; ++j) {
+    const std::string J = std::to_string(j);
+    s += pad + "const I at" + J + " = pb + (I)" + std::to_string(j * step) + ";\n";
+    if (vector > 1) {
+      s += pad + "const I k" + J + " = at" + J + " - head;  // the row element at its first lane\n";
+      s += pad + "const bool full" + J + " = k" + J + " >= 0 && k" + J + " + " + W + " <= L;\n";
+    } else {
+      s += pad + "const I k" + J + " = at" + J + ";\n";
+      s += pad + "const bool full" + J + " = k" + J + " < L;\n";
+    }
+  }
+  // Each vector's statements twice: for a whole vector, and checking each
+  // element (the row's ends).
+  used_.clear();
+  std::string vectors;
+  for (int j = 0; j < n; ++j) {
+    const std::string J = std::to_string(j);
+    auto section = [&](bool checked) {
+      std::string coords;
+      for (int e = 0; e < vector; ++e) {
+        const std::string tag = "_" + J + "_" + std::to_string(e),
+                          k = "k" + J + " + " + std::to_string(e);
+        if (checked && vector > 1)
+          coords +=
+              in + "const bool " + cachedOk(j, e, vector) + " = " + k + " >= 0 && " + k + " < L;\n";
+        coords += decompose(checked ? "(" + cachedOk(j, e, vector) + " ? " + k + " : L - 1)"
+                                    : "(" + k + ")",
+                            k_.reducedDims, tag, "k_rest" + tag, in);
+      }
+      return coords + body(checked, j) + tail(checked, j);
+    };
+    // Vectors past the row's end (the last step's) do nothing; with W = 1
+    // every other one is whole.
+    vectors += pad + "if (full" + J + ") {\n" + section(false) + pad + "}";
+    vectors +=
+        vector > 1 ? " else if (at" + J + " < span) {\n" + section(true) + pad + "}\n" : "\n";
+  }
+  for (size_t t : used_) {
+    if (!k_.streams[t]->alongRow || k_.tensors[t].written)
+      continue;
+    s += pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
+         std::to_string(t) + "_l[" + std::to_string(n) + "][" + W + "];  // " + k_.tensors[t].what +
+         "\n";
+    for (int j = 0; j < n; ++j)
+      s += cachedLoad(t, j, vector, pad);
+  }
+  return s + staging + vectors + "    }\n";
+}
+
+std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
+                                            const std::string &pad) const {
+  const std::string ts = std::to_string(t), J = std::to_string(j),
+                    Ts = cudaStorageType(k_.tensors[t].storage),
+                    B = bytesType(vector, k_.tensors[t].storage);
+  const std::string reg = "t" + ts + "_l[" + J + "]";
+  const std::string at = "((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ")";
+  // Statements loading the vector from global memory, indented by `in`.
+  auto global = [&](const std::string &in) {
+    if (vector == 1)
+      return in + "*(" + B + " *)" + reg + " = full" + J + " ? *(const " + B + " *)" + at + " : " +
+             B + "{};\n";
+    std::string g = in + "if (full" + J + ") {\n" + in + "  *(" + B + " *)" + reg + " = *(const " +
+                    B + " *)" + at + ";\n" + in + "} else {\n" + in + "  *(" + B + " *)" + reg +
+                    " = " + B + "{};\n";
+    for (int e = 0; e < vector; ++e) {
+      const std::string k = "k" + J + " + " + std::to_string(e);
+      g += in + "  if (" + k + " >= 0 && " + k + " < L) " + reg + "[" + std::to_string(e) +
+           "] = " + at + "[" + std::to_string(e) + "];\n";
+    }
+    return g + in + "}\n";
+  };
+  if (!k_.cached(t))
+    return global(pad);
+  // Cached positions hold the row's elements (and, past its ends, nothing
+  // an element of the row reads).
+  return pad + "if (at" + J + " < P) {\n" + pad + "  *(" + B + " *)" + reg + " = *(const " + B +
+         " *)(t" + ts + "_c + at" + J + ");\n" + pad + "} else {\n" + global(pad + "  ") + pad +
+         "}\n";
+}
+
+std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,
+                                              const std::string &pad) const {
+  std::string s;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.tensors[t].written || k_.tensors[t].perRow)
+      continue;
+    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
+                      B = bytesType(vector, k_.tensors[t].storage);
+    const std::string J = std::to_string(j), reg = "t" + ts + "_l[" + J + "]";
+    const std::string at = "((" + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ")";
+    if (!checked) {
+      s += pad + "*(" + B + " *)" + at + " = *(const " + B + " *)" + reg + ";\n";
+      continue;
+    }
+    for (int e = 0; e < vector; ++e)
+      s += pad + "if (" + cachedOk(j, e, vector) + ") " + at + "[" + std::to_string(e) +
+           "] = " + reg + "[" + std::to_string(e) + "];\n";
+  }
+  return s;
+}
+
+} // namespace fuserc
