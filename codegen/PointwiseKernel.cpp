@@ -23,7 +23,10 @@ constexpr int kBlock = 256;
 // Again on 2026-11-21 (one run, GB/s of swiglu / rope / bias_relu_nhwc),
 // blocks of 256 with 1 vector 3971 / 4025 / 3323; of 128 3964 / 4047 /
 // 3358; of 512 3925 / 3922 / 3239; 256 with 2 vectors 3988 / 4020 / 3187;
-// 128 with 2 vectors 4003 / 4042 / 3299: within the noise of a run.
+// 128 with 2 vectors 4003 / 4042 / 3299: within the noise of a run. Nor
+// did the store kind matter (one run, rope / swiglu / bias_relu_nhwc): as
+// now (plain in vec, __stcs in rvec) 3993 / 4013 / 3306; __stcs in both
+// 3999 / 4027 / 3265; plain in both 3992 / 4018 / 3306.
 constexpr int kUnroll = 1;
 
 class PointwiseEmitter : public InputReader {
