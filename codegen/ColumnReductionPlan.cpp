@@ -102,19 +102,13 @@ std::string hostLaunch(const ColumnKernel &k) {
   s += "  memset(&a, 0, sizeof a);\n";
   if (segmentChecksIndices(k.segment->segment))
     s += indexFlagHostCode();
-  std::vector<std::string> syms = k.fusion->fusion->symbols();
-  for (size_t i = 0; i < syms.size(); ++i)
-    s += "  a.sym[" + std::to_string(i) + "] = sym_" + syms[i] + ";\n";
-  for (size_t i = 0; i < k.scalars.size(); ++i)
-    s += "  a.s" + std::to_string(i) + " = in_" + k.scalars[i]->name() + ";\n";
+  s += hostSymbolAndScalarArguments(k.fusion->fusion->symbols(), k.scalars);
   for (size_t d = 0; d < rank; ++d)
     s += "  a.size[" + std::to_string(d) + "] = " + extentToCode(k.rows.domain[d], sym) + ";\n";
   for (size_t t = 0; t < k.tensors.size(); ++t) {
     const ColumnTensor &kt = k.tensors[t];
     const std::string ts = std::to_string(t);
-    s += "  a.ptr[" + ts + "] = " + kt.pointer + ";  /* " + kt.what + " */\n";
-    for (size_t d = 0; d < kt.strides.size(); ++d)
-      s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
+    s += hostTensorArguments(t, kt);
     if (!kt.lanes)
       continue;
     // Domain strides, right-aligned as elementwise ops broadcast; 0 where

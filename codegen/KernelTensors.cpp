@@ -135,6 +135,24 @@ size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &
   throw CodegenError("internal: no kernel tensor for " + analysis.quoted(value));
 }
 
+std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols,
+                                         const std::vector<const Value *> &scalars) {
+  std::string s;
+  for (size_t k = 0; k < symbols.size(); ++k)
+    s += "  a.sym[" + std::to_string(k) + "] = sym_" + symbols[k] + ";\n";
+  for (size_t k = 0; k < scalars.size(); ++k)
+    s += "  a.s" + std::to_string(k) + " = in_" + scalars[k]->name() + ";\n";
+  return s;
+}
+
+std::string hostTensorArguments(size_t t, const KernelTensor &tensor) {
+  const std::string ts = std::to_string(t);
+  std::string s = "  a.ptr[" + ts + "] = " + tensor.pointer + ";  /* " + tensor.what + " */\n";
+  for (size_t d = 0; d < tensor.strides.size(); ++d)
+    s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + tensor.strides[d] + ";\n";
+  return s;
+}
+
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols) {
   return "((I)" +
          extentToCode(extent,

@@ -49,6 +49,13 @@ const Value &iterationReference(const SegmentedFusion &segmented, const Schedule
 size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,
                          const FusionAnalysis &analysis);
 
+// Host statements (KernelPlan.h's contract) setting the argument struct's
+// `a.sym[k]` to each bound symbol and `a.s<k>` to each scalar input.
+std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols,
+                                         const std::vector<const Value *> &scalars);
+// Host statements setting `a.ptr[t]` and `a.st[t][d]` for kernel tensor t.
+std::string hostTensorArguments(size_t t, const KernelTensor &tensor);
+
 // An extent in kernel code, as the index type `I`: symbols are read from
 // the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols);

@@ -344,11 +344,7 @@ private:
       s += indexFlagHostCode();
     if (fast_)
       s += "  memset(it_st, 0, sizeof it_st);\n";
-    std::vector<std::string> syms = symbols();
-    for (size_t k = 0; k < syms.size(); ++k)
-      s += "  a.sym[" + std::to_string(k) + "] = sym_" + syms[k] + ";\n";
-    for (size_t k = 0; k < scalars_.size(); ++k)
-      s += "  a.s" + std::to_string(k) + " = in_" + scalars_[k]->name() + ";\n";
+    s += hostSymbolAndScalarArguments(symbols(), scalars_);
     const Value &ref = *reference_;
     s += "  a.numel = 1;\n";
     for (size_t d = 0; d < rank_; ++d) {
@@ -358,9 +354,7 @@ private:
     for (size_t t = 0; t < tensors_.size(); ++t) {
       const KernelTensor &kt = tensors_[t];
       const std::string ts = std::to_string(t);
-      s += "  a.ptr[" + ts + "] = " + kt.pointer + ";  /* " + kt.what + " */\n";
-      for (size_t d = 0; d < kt.strides.size(); ++d)
-        s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
+      s += hostTensorArguments(t, kt);
       if (!fast_)
         continue;
       s += "  esize[" + ts + "] = " + std::to_string(dtypeBytes(kt.storage)) + ";\n";

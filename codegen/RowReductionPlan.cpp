@@ -172,11 +172,7 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "  memset(&a, 0, sizeof a);\n";
   if (segmentChecksIndices(rk.segment->segment))
     s += indexFlagHostCode();
-  std::vector<std::string> syms = rk.fusion->fusion->symbols();
-  for (size_t k = 0; k < syms.size(); ++k)
-    s += "  a.sym[" + std::to_string(k) + "] = sym_" + syms[k] + ";\n";
-  for (size_t k = 0; k < rk.scalars.size(); ++k)
-    s += "  a.s" + std::to_string(k) + " = in_" + rk.scalars[k]->name() + ";\n";
+  s += hostSymbolAndScalarArguments(rk.fusion->fusion->symbols(), rk.scalars);
   for (size_t d = 0; d < rk.rows.domain.size(); ++d)
     s += "  a.size[" + std::to_string(d) + "] = " + extentToCode(rk.rows.domain[d], sym) + ";\n";
   s += "  a.rows = 1;\n  a.len = 1;\n";
@@ -184,13 +180,8 @@ std::string hostLaunch(const RowKernel &rk) {
     s += "  a.rows *= a.size[" + std::to_string(d) + "];\n";
   for (size_t d : rk.reducedDims)
     s += "  a.len *= a.size[" + std::to_string(d) + "];\n";
-  for (size_t t = 0; t < rk.tensors.size(); ++t) {
-    const RowTensor &kt = rk.tensors[t];
-    const std::string ts = std::to_string(t);
-    s += "  a.ptr[" + ts + "] = " + kt.pointer + ";  /* " + kt.what + " */\n";
-    for (size_t d = 0; d < kt.strides.size(); ++d)
-      s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
-  }
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    s += hostTensorArguments(t, rk.tensors[t]);
   s += "  if (a.rows > 0) {\n";
   s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
   s += "    int shifted = 1;  /* the cached variant's */\n";

@@ -309,11 +309,7 @@ std::string TransposeEmitter::hostLaunch() const {
   s += "  memset(&a, 0, sizeof a);\n";
   if (segmentChecksIndices(seg_.segment))
     s += indexFlagHostCode();
-  const std::vector<std::string> syms = sf_.fusion->symbols();
-  for (size_t k = 0; k < syms.size(); ++k)
-    s += "  a.sym[" + std::to_string(k) + "] = sym_" + syms[k] + ";\n";
-  for (size_t k = 0; k < scalars_.size(); ++k)
-    s += "  a.s" + std::to_string(k) + " = in_" + scalars_[k]->name() + ";\n";
+  s += hostSymbolAndScalarArguments(sf_.fusion->symbols(), scalars_);
   s += "  a.numel = 1;\n  a.batch = 1;\n";
   for (size_t d = 0; d < rank_; ++d) {
     const std::string ds = std::to_string(d);
@@ -322,13 +318,8 @@ std::string TransposeEmitter::hostLaunch() const {
     if (d != *dimA_ && d != dimB_)
       s += "  a.batch *= a.size[" + ds + "];\n";
   }
-  for (size_t t = 0; t < tensors_.size(); ++t) {
-    const KernelTensor &kt = tensors_[t];
-    const std::string ts = std::to_string(t);
-    s += "  a.ptr[" + ts + "] = " + kt.pointer + ";  /* " + kt.what + " */\n";
-    for (size_t d = 0; d < kt.strides.size(); ++d)
-      s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + kt.strides[d] + ";\n";
-  }
+  for (size_t t = 0; t < tensors_.size(); ++t)
+    s += hostTensorArguments(t, tensors_[t]);
   s += "  if (a.numel > 0) {\n";
   if (vector_)
     s += "    vec = " + vectorCondition() + ";\n";
