@@ -172,14 +172,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   }
   ValueEmitter rowEmitter = newEmitter();
   size_t taken = 0;
-  for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.tensors[t].written || !k_.tensors[t].perRow)
-      continue;
-    Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
-    std::string value = storedValue(rowEmitter, t, at);
-    s += take(rowEmitter, taken, 4);
-    s += pad + "if (tid == 0) " + storeStatement(t, at, value) + "\n";
-  }
+  s += perRowStores(rowEmitter, taken, "tid == 0", pad);
   s += "  }\n}\n\n";
   return s;
 }

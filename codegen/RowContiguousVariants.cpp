@@ -198,14 +198,7 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
   s += phases;
   s += outputs;
   // Per-row outputs, by the row's first thread.
-  for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.tensors[t].written || !k_.tensors[t].perRow)
-      continue;
-    Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
-    std::string value = storedValue(emitter, t, at);
-    s += take(emitter, taken, 4);
-    s += pad + "if (tid == 0 && row_ok) " + storeStatement(t, at, value) + "\n";
-  }
+  s += perRowStores(emitter, taken, "tid == 0 && row_ok", pad);
   return s;
 }
 

@@ -240,6 +240,21 @@ std::string RowReductionEmitter::storedValue(ValueEmitter &emitter, size_t t,
                           op && seg_.segment.contains(*op) && !isReductionResult(v), coords);
 }
 
+std::string RowReductionEmitter::perRowStores(ValueEmitter &emitter, size_t &taken,
+                                              const std::string &condition,
+                                              const std::string &pad) {
+  std::string s;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.tensors[t].written || !k_.tensors[t].perRow)
+      continue;
+    Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
+    std::string value = storedValue(emitter, t, at);
+    s += take(emitter, taken, 4);
+    s += pad + "if (" + condition + ") " + storeStatement(t, at, value) + "\n";
+  }
+  return s;
+}
+
 std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
                                                 const std::string &value) const {
   return fuserc::storeStatement(t, k_.tensors[t].storage, coords, value);

@@ -58,6 +58,10 @@ private:
   std::string storeStatement(size_t t, const Coords &coords, const std::string &value) const;
   ValueEmitter newEmitter();
   static std::string take(const ValueEmitter &emitter, size_t &taken, int indent);
+  // Statements storing each per-row output by the thread for which
+  // `condition` holds, its values emitted into `emitter` (from line `taken`).
+  std::string perRowStores(ValueEmitter &emitter, size_t &taken, const std::string &condition,
+                           const std::string &pad);
   // The fuserc_bytes<N> type moving `vector` elements of `storage` at once.
   static std::string bytesType(int vector, DType storage);
   static std::string toAccumulator(const Op &op, const std::string &var);
