@@ -114,6 +114,8 @@ Coords TransposeEmitter::outputCoords(size_t t) const {
 // The reference dim `coords` reads the innermost dim of tensor t at, when
 // every coordinate is a reference coordinate or 0.
 std::optional<size_t> TransposeEmitter::innermostRead(size_t t, const Coords &coords) const {
+  if (coords.empty()) // a rank-0 tensor: one element, no dim to be contiguous in
+    return std::nullopt;
   for (const std::string &c : coords)
     if (c != "0" && !isReferenceCoord(c))
       return std::nullopt;
