@@ -225,10 +225,7 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
       std::to_string(kColumnThreadsY) + "); grid min(ceil(A*K / (32 * V)), 2^31 - 1) x S, a " +
       "grid-stride loop over column tiles; combine: block " + std::to_string(kColumnCombineBlock) +
       ", grid min(ceil(A*K / " + std::to_string(kColumnCombineBlock) + "), 2^20)";
-  Extent bytes = 0;
-  for (const ColumnTensor &t : k.tensors)
-    bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
-  plan.bytesMoved = bytes;
+  plan.bytesMoved = kernelBytesMoved(k.tensors);
   plan.argsStruct = columnArgsStruct(k, "FUSERC_NAME_");
   plan.hostLaunch = hostLaunch(k);
   plan.scratchBytes = k.scratchBytes();

@@ -75,4 +75,12 @@ std::string elementwiseResult(const Op &op, const std::string &text) {
   return cudaConvert(text, produced, mathDType(result));
 }
 
+std::string indentedLines(const std::vector<std::string> &lines, int indent) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  std::string text;
+  for (const std::string &l : lines)
+    text += pad + l + "\n";
+  return text;
+}
+
 } // namespace fuserc

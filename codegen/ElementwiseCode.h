@@ -29,6 +29,9 @@ DType elementwiseOperandDType(const Op &op, size_t i);
 std::string substituteTemplate(const Op &op, const std::string &expr,
                                const std::vector<std::string> &operands);
 
+// An emitter's statements, one per line, each indented by `indent` spaces.
+std::string indentedLines(const std::vector<std::string> &lines, int indent);
+
 // The substituted template as a value of the compute type of `op`'s result.
 std::string elementwiseResult(const Op &op, const std::string &text);
 

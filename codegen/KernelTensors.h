@@ -5,6 +5,8 @@
 // generator, so they all address memory the same way.
 #pragma once
 
+#include "ir/DType.h"
+#include "ir/Extent.h"
 #include "passes/Segmentation.h"
 
 #include <functional>
@@ -55,6 +57,16 @@ std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols
                                          const std::vector<const Value *> &scalars);
 // Host statements setting `a.ptr[t]` and `a.st[t][d]` for kernel tensor t.
 std::string hostTensorArguments(size_t t, const KernelTensor &tensor);
+
+// The global-memory bytes a kernel moves: every tensor it reads or writes,
+// once, in its storage dtype (symbolic). `Tensors` holds KernelTensors or
+// types derived from them.
+template <typename Tensors> Extent kernelBytesMoved(const Tensors &tensors) {
+  Extent bytes = 0;
+  for (const KernelTensor &t : tensors)
+    bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
+  return bytes;
+}
 
 // An extent in kernel code, as the index type `I`: symbols are read from
 // the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.

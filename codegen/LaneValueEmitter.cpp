@@ -26,13 +26,7 @@ LaneValueEmitter::LaneValueEmitter(std::function<bool(const Value &)> isInput, L
     : isInput_(std::move(isInput)), reader_(reader), extent_(std::move(extent)),
       name_(std::move(name)), index_(std::move(indexType)), lanes_(lanes), scopes_(1) {}
 
-std::string LaneValueEmitter::body(int indent) const {
-  std::string pad(static_cast<size_t>(indent), ' ');
-  std::string text;
-  for (const std::string &l : lines_)
-    text += pad + l + "\n";
-  return text;
-}
+std::string LaneValueEmitter::body(int indent) const { return indentedLines(lines_, indent); }
 
 void LaneValueEmitter::line(const std::string &text) {
   checkLimit();

@@ -462,10 +462,7 @@ private:
                           ") or min(ceil("
                           "elements / " +
                           std::to_string(kBlock) + "), 1048576) (gen), with a grid-stride loop";
-    Extent bytes = 0;
-    for (const KernelTensor &t : tensors_)
-      bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
-    plan.bytesMoved = bytes;
+    plan.bytesMoved = kernelBytesMoved(tensors_);
     plan.argsStruct = argsStruct("FUSERC_NAME_");
     plan.hostLaunch = hostLaunch();
   }

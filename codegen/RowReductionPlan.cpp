@@ -359,10 +359,7 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
                         "block), 2^31 - 1), a grid-stride loop over rows; the cached variant's "
                         "dynamic shared memory as its selection says";
-  Extent bytes = 0;
-  for (const RowTensor &t : rk.tensors)
-    bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
-  plan.bytesMoved = bytes;
+  plan.bytesMoved = kernelBytesMoved(rk.tensors);
   plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
   plan.hostLaunch = hostLaunch(rk);
 }

@@ -387,10 +387,7 @@ void TransposeEmitter::fillPlan(KernelPlan &plan) const {
   plan.launchGeometry = "block " + std::to_string(kBlock) +
                         "; grid min(tiles, 1048576), tiles = ceil(A / T) x ceil(B / T) x the "
                         "other dims, with a grid-stride loop";
-  Extent bytes = 0;
-  for (const KernelTensor &t : tensors_)
-    bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
-  plan.bytesMoved = bytes;
+  plan.bytesMoved = kernelBytesMoved(tensors_);
   plan.argsStruct = argsStruct("FUSERC_NAME_");
   plan.hostLaunch = hostLaunch();
 }

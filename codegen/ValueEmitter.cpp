@@ -42,13 +42,7 @@ bool ValueEmitter::supportsCoordinateFree(const std::vector<const Op *> &ops) {
   });
 }
 
-std::string ValueEmitter::body(int indent) const {
-  std::string pad(static_cast<size_t>(indent), ' ');
-  std::string text;
-  for (const std::string &l : lines_)
-    text += pad + l + "\n";
-  return text;
-}
+std::string ValueEmitter::body(int indent) const { return indentedLines(lines_, indent); }
 
 void ValueEmitter::line(const std::string &text) {
   // Values are computed once per distinct coordinates they are used at;
