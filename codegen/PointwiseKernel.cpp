@@ -61,7 +61,10 @@ public:
     if (fast_) {
       for (int v : vectorWidths())
         for (bool wide : {false, true})
-          out.source += fastKernel(v, wide);
+          out.source += fastKernel(v, wide, false);
+      if (flat())
+        for (bool wide : {false, true})
+          out.source += fastKernel(vmax_, wide, true);
     }
     if (rvec())
       out.source += resize_->source();
@@ -88,6 +91,17 @@ public:
 private:
   // Whether the rvec variants exist (segments that need coordinates).
   bool rvec() const { return resize_ && resize_->available(); }
+
+  // Whether the flat variant exists: vectors, and every tensor of the
+  // reference's shape (a broadcast input would need the collapsed dims).
+  bool flat() const {
+    if (!fast_ || vmax_ <= 1)
+      return false;
+    for (const KernelTensor &t : tensors_)
+      if (t.value->shape() != reference_->shape())
+        return false;
+    return true;
+  }
 
   std::vector<int> vectorWidths() const {
     std::vector<int> widths{1};
@@ -158,7 +172,13 @@ private:
     return base_ + "_" + variant + (wide ? "_i64" : "_i32");
   }
 
-  std::string fastKernel(int vector, bool wide) {
+  // The vec<V> variants address every tensor through the collapsed dims
+  // (f_ext, f_st), broadcast inner dims included. The flat<V> variant is
+  // the case of one collapsed dim where every tensor has stride 1 (all
+  // dense, in the same layout): offsets are the vector's own, so a thread
+  // spends its instructions on its elements. (On the H200, 2026-11-21,
+  // swiglu's vec8 kernel kept the issue slots 89% busy.)
+  std::string fastKernel(int vector, bool wide, bool dense) {
     lanes_ = true;
     ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
                          [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", true);
@@ -171,9 +191,11 @@ private:
     const std::string V = std::to_string(vector), U = std::to_string(kUnroll),
                       B = std::to_string(kBlock);
     std::string s = "extern \"C\" __global__ void __launch_bounds__(" + B + ") " +
-                    kernelName("vec" + V, wide) + "(const " + base_ + "_args a) {\n";
+                    kernelName((dense ? "flat" : "vec") + V, wide) + "(const " + base_ +
+                    "_args a) {\n";
     s += indexTypedef(wide);
-    s += "  const I cpr = (I)a.f_inner / " + V + ";\n";
+    if (!dense)
+      s += "  const I cpr = (I)a.f_inner / " + V + ";\n";
     // Each thread takes U vectors a block apart (coalesced), loads them all
     // before computing, so several loads per thread are in flight.
     s += "  for (I base = (I)blockIdx.x * " + B + " * " + U +
@@ -185,31 +207,38 @@ private:
     s += "    for (int j = 0; j < " + U + "; ++j) {\n";
     s += "      const I k = base + j * " + B + ";\n";
     s += "      ok[j] = k < (I)a.f_chunks;\n";
-    s += "      I r = 0;\n";
-    s += "      if (a.f_nouter == 0) {\n";
-    s += "        col[j] = k * " + V + ";\n";
-    s += "      } else {\n";
-    s += wide ? "        r = k / cpr;\n"
-              : "        r = (I)fuserc_udiv32((unsigned)k, a.f_cpr_mul, a.f_cpr_shift);\n";
-    s += "        col[j] = (k - r * cpr) * " + V + ";\n";
-    s += "      }\n";
-    for (size_t t = 0; t < tensors_.size(); ++t)
-      s += "      o" + std::to_string(t) + "[j] = 0;\n";
-    s += "#pragma unroll\n";
-    s += "      for (int d = " + std::to_string(kMaxRank - 1) + "; d >= 0; --d) {\n";
-    s += "        if (d >= a.f_nouter) continue;\n";
-    s += "        I q, c;\n";
-    s += "        if (d == 0) {\n";
-    s += "          q = 0;\n          c = r;\n";
-    s += "        } else {\n";
-    s += wide ? "          q = r / (I)a.f_ext[d];\n"
-              : "          q = (I)fuserc_udiv32((unsigned)r, a.f_mul[d], a.f_shift[d]);\n";
-    s += "          c = r - q * (I)a.f_ext[d];\n        }\n";
-    s += "        r = q;\n";
-    for (size_t t = 0; t < tensors_.size(); ++t)
-      s +=
-          "        o" + std::to_string(t) + "[j] += c * (I)a.f_st[" + std::to_string(t) + "][d];\n";
-    s += "      }\n    }\n";
+    if (dense) {
+      s += "      col[j] = k * " + V + ";\n";
+      for (size_t t = 0; t < tensors_.size(); ++t)
+        s += "      o" + std::to_string(t) + "[j] = 0;\n";
+      s += "    }\n";
+    } else {
+      s += "      I r = 0;\n";
+      s += "      if (a.f_nouter == 0) {\n";
+      s += "        col[j] = k * " + V + ";\n";
+      s += "      } else {\n";
+      s += wide ? "        r = k / cpr;\n"
+                : "        r = (I)fuserc_udiv32((unsigned)k, a.f_cpr_mul, a.f_cpr_shift);\n";
+      s += "        col[j] = (k - r * cpr) * " + V + ";\n";
+      s += "      }\n";
+      for (size_t t = 0; t < tensors_.size(); ++t)
+        s += "      o" + std::to_string(t) + "[j] = 0;\n";
+      s += "#pragma unroll\n";
+      s += "      for (int d = " + std::to_string(kMaxRank - 1) + "; d >= 0; --d) {\n";
+      s += "        if (d >= a.f_nouter) continue;\n";
+      s += "        I q, c;\n";
+      s += "        if (d == 0) {\n";
+      s += "          q = 0;\n          c = r;\n";
+      s += "        } else {\n";
+      s += wide ? "          q = r / (I)a.f_ext[d];\n"
+                : "          q = (I)fuserc_udiv32((unsigned)r, a.f_mul[d], a.f_shift[d]);\n";
+      s += "          c = r - q * (I)a.f_ext[d];\n        }\n";
+      s += "        r = q;\n";
+      for (size_t t = 0; t < tensors_.size(); ++t)
+        s += "        o" + std::to_string(t) + "[j] += c * (I)a.f_st[" + std::to_string(t) +
+             "][d];\n";
+      s += "      }\n    }\n";
+    }
     for (size_t t = 0; t < tensors_.size(); ++t) {
       const std::string T = cudaStorageType(tensors_[t].storage), ts = std::to_string(t);
       const std::string bytes =
@@ -221,6 +250,11 @@ private:
       s += "#pragma unroll\n";
       s += "    for (int j = 0; j < " + U + "; ++j) {\n";
       s += "      if (!ok[j]) continue;\n";
+      if (dense) {
+        s += "      *(fuserc_bytes" + bytes + " *)t" + ts + "_l[j] = *(const fuserc_bytes" + bytes +
+             " *)((const " + T + " *)a.ptr[" + ts + "] + col[j]);\n    }\n";
+        continue;
+      }
       s += "      if (a.f_inner_st[" + ts + "]) {\n";
       s += "        *(fuserc_bytes" + bytes + " *)t" + ts + "_l[j] = *(const fuserc_bytes" + bytes +
            " *)((const " + T + " *)a.ptr[" + ts + "] + o" + ts + "[j] + col[j]);\n";
@@ -339,6 +373,8 @@ private:
     s += "  const char *kernel;\n";
     s += "  unsigned long long work;\n";
     s += rvec() ? "  int vec = 0, rvec = 0, wide = 0;\n" : "  int vec = 0, wide = 0;\n";
+    if (flat())
+      s += "  int flat = 0;\n";
     s += "  memset(&a, 0, sizeof a);\n";
     if (segmentChecksIndices(seg_.segment))
       s += indexFlagHostCode();
@@ -396,6 +432,16 @@ private:
                       std::to_string(resize_->lanes()) + " : a.numel);\n"
                 : "  work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
     std::string choose;
+    if (flat()) {
+      s += "  if (vec == " + std::to_string(vmax_) + " && a.f_nouter == 0) {\n";
+      s += "    int t;\n";
+      s += "    flat = 1;\n";
+      s += "    for (t = 0; t < " + nt + "; ++t)\n";
+      s += "      if (a.f_inner_st[t] != 1)\n        flat = 0;\n";
+      s += "  }\n";
+      choose += "flat ? (wide ? \"" + kernelName("flat" + std::to_string(vmax_), true) + "\" : \"" +
+                kernelName("flat" + std::to_string(vmax_), false) + "\") : ";
+    }
     if (fast_) {
       for (int v : vectorWidths())
         choose += "vec == " + std::to_string(v) + " ? (wide ? \"" +
@@ -435,6 +481,13 @@ private:
                                        " per thread along the collapsed "
                                        "innermost dim, " +
                                        (wide ? "64" : "32") + "-bit indices"});
+    if (flat())
+      for (bool wide : {false, true})
+        plan.variants.push_back({kernelName("flat" + std::to_string(vmax_), wide),
+                                 std::to_string(vmax_) +
+                                     " contiguous elements per thread, every tensor dense in "
+                                     "the same layout (offsets are the element's own), " +
+                                     (wide ? "64" : "32") + "-bit indices"});
     if (rvec())
       for (bool wide : {false, true})
         plan.variants.push_back({resize_->kernelName(wide), resize_->description(wide)});
@@ -448,8 +501,12 @@ private:
                 "stride 0 or 1 on the innermost dim, a vec variant runs, with " +
                     std::to_string(vmax_) +
                     " elements per thread when the innermost extent, every outer stride and "
-                    "every pointer allow it (else 1); otherwise gen. i32 when every index "
-                    "and offset is below 2^31, else i64."
+                    "every pointer allow it (else 1)" +
+                    (flat() ? "; flat" + std::to_string(vmax_) +
+                                  " instead when that leaves one dim and every tensor has "
+                                  "stride 1 on it"
+                            : std::string()) +
+                    "; otherwise gen. i32 when every index and offset is below 2^31, else i64."
         : rvec()
             ? resize_->selection() +
                   "; otherwise gen. i32 when every index and offset is below 2^31, else i64."

@@ -9,6 +9,10 @@
 //                   stores when aligned), rows decomposed once per vector;
 //   vec1_i32/i64    the same, one element per thread (unaligned pointers,
 //                   odd inner extents);
+//   flat<V>_i32/i64 the vec<V> case where one dim is left and every tensor
+//                   has stride 1 on it (all of the reference's shape,
+//                   dense in one layout): a vector's offset is its own, no
+//                   dims decomposed;
 //   rvec<V>_i32/i64 segments that need coordinates (slice, pad, cat, iota,
 //                   broadcasts, permutes), which the vec variants cannot
 //                   run: V contiguous elements per thread along the

@@ -2,6 +2,7 @@
 // NVRTC (for sm_80 and sm_90), every elementwise op of ops.td has CUDA that
 // compiles, and segments without a code generator are refused by name.
 #include "CodegenTestSupport.h"
+#include <algorithm>
 
 #include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
@@ -39,6 +40,26 @@ TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
                                       "bias_relu_nhwc_k0_vec8_i32", "bias_relu_nhwc_k0_vec8_i64",
                                       "bias_relu_nhwc_k0_gen_i32", "bias_relu_nhwc_k0_gen_i64"}));
   EXPECT_NE(k.hostLaunch.find("fuserc_pw_plan"), std::string::npos);
+}
+
+TEST(PointwiseCodegen, TensorsOfOneShapeGetAFlatVariantWithoutCollapsedDims) {
+  Generated g = generate(fileText("bench/cases/swiglu.fus"));
+  expectCompiles(g);
+  const KernelPlan &k = g.code[0].kernels[0];
+  std::vector<std::string> names;
+  for (const KernelVariant &v : k.variants)
+    names.push_back(v.symbol);
+  EXPECT_NE(std::find(names.begin(), names.end(), "swiglu_k0_flat8_i32"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "swiglu_k0_flat8_i64"), names.end());
+  // Its offsets are the vector's own: no collapsed dims, no division.
+  const size_t at = g.source.find("swiglu_k0_flat8_i32(");
+  ASSERT_NE(at, std::string::npos);
+  const std::string body = g.source.substr(at, g.source.find("\n}\n", at) - at);
+  EXPECT_EQ(body.find("a.f_st"), std::string::npos) << body;
+  EXPECT_EQ(body.find("fuserc_udiv32"), std::string::npos) << body;
+  // Picked at launch only when one dim is left and every stride on it is 1.
+  EXPECT_NE(k.hostLaunch.find("if (vec == 8 && a.f_nouter == 0) {"), std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("if (a.f_inner_st[t] != 1)"), std::string::npos);
 }
 
 TEST(PointwiseCodegen, FloatSquaresAndCubesAreProducts) {
