@@ -249,6 +249,10 @@ std::string TransposeEmitter::argsStruct(const std::string &prefix) const {
   s += "  long long size[" + R + "];\n";
   s += "  long long numel, batch;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
+  // Magic numbers for 32-bit division by the tile counts and batch
+  // extents (i32 variants), so a block finds its tile in a few multiplies.
+  s += "  unsigned ta_mul, ta_shift, tb_mul, tb_shift;\n";
+  s += "  unsigned d_mul[" + R + "], d_shift[" + R + "];\n";
   for (size_t k = 0; k < scalars_.size(); ++k)
     s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
   if (segmentChecksIndices(seg_.segment))
@@ -287,16 +291,28 @@ std::string TransposeEmitter::kernelHead(const std::string &name, int tileA, int
        TB + ";\n";
   s += "  const I tiles = tilesA * tilesB * (I)a.batch;\n";
   s += "  for (I tile = (I)blockIdx.x; tile < tiles; tile += (I)gridDim.x) {\n";
-  s += "    I rem = tile;\n";
-  s += "    const I tb = rem % tilesB;\n    rem /= tilesB;\n";
-  s += "    const I ta = rem % tilesA;\n    rem /= tilesA;\n";
-  for (auto it = order_.rbegin(); it != order_.rend(); ++it) {
-    const size_t d = static_cast<size_t>(*it);
-    if (d == *dimA_ || d == dimB_)
-      continue;
-    const std::string ds = std::to_string(d);
-    s += "    const I c" + ds + " = rem % (I)a.size[" + ds + "];\n";
-    s += "    rem /= (I)a.size[" + ds + "];\n";
+  s += "    I rem = tile, q;\n";
+  // rem's quotient by `extent` into q, `c` its remainder, then rem = q;
+  // i32 variants divide by the magic numbers `mul` and `shift`.
+  auto divide = [&](const std::string &c, const std::string &extent, const std::string &mul,
+                    const std::string &shift) {
+    std::string d =
+        wide ? "    q = rem / " + extent + ";\n"
+             : "    q = (I)fuserc_udiv32((unsigned)rem, a." + mul + ", a." + shift + ");\n";
+    return d + "    const I " + c + " = rem - q * " + extent + ";\n    rem = q;\n";
+  };
+  s += divide("tb", "tilesB", "tb_mul", "tb_shift");
+  s += divide("ta", "tilesA", "ta_mul", "ta_shift");
+  std::vector<size_t> batch;
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+    if (static_cast<size_t>(*it) != *dimA_ && static_cast<size_t>(*it) != dimB_)
+      batch.push_back(static_cast<size_t>(*it));
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const std::string ds = std::to_string(batch[k]);
+    if (k + 1 == batch.size()) // the outermost: rem is below its extent
+      s += "    const I c" + ds + " = rem;\n";
+    else
+      s += divide("c" + ds, "(I)a.size[" + ds + "]", "d_mul[" + ds + "]", "d_shift[" + ds + "]");
   }
   return s;
 }
@@ -333,6 +349,12 @@ std::string TransposeEmitter::hostLaunch() const {
        "] + tile_b - 1) / tile_b) * a.batch;\n";
   s += "    wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
        std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
+  s += "    fuserc_pw_magic((a.size[" + A + "] + tile_a - 1) / tile_a, &a.ta_mul, &a.ta_shift);\n";
+  s += "    fuserc_pw_magic((a.size[" + B + "] + tile_b - 1) / tile_b, &a.tb_mul, &a.tb_shift);\n";
+  for (size_t d = 0; d < rank_; ++d)
+    if (d != *dimA_ && d != dimB_)
+      s += "    fuserc_pw_magic(a.size[" + std::to_string(d) + "], &a.d_mul[" + std::to_string(d) +
+           "], &a.d_shift[" + std::to_string(d) + "]);\n";
   const std::string scalar =
       "(wide ? \"" + scalarName(true) + "\" : \"" + scalarName(false) + "\")";
   const std::string kernel = vector_ ? "vec ? (wide ? \"" + vectorName(true) + "\" : \"" +
