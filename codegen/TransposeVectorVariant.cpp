@@ -22,8 +22,9 @@
 // 4171 / 2847 to 3039. A 100.7 MB device copy reached 4018 GB/s in that
 // run, so this variant moves the batched f16 transpose at about 82% of
 // what a copy of its size does. Finding a block's tile by magic-number
-// division rather than `/` and `%` (i32 variants) took it from 3243 to
-// 3332 GB/s, transpose_add 4169 to 4206 (2026-11-21, copy 4216).
+// division rather than `/` and `%` (i32 variants): 3243 GB/s before and
+// 3332 after, transpose_add 4169 and 4206 (2026-11-21, two runs, copy 4240
+// and 4216).
 //
 // It runs when A and B are multiples of V and each such tensor has stride 1
 // along its contiguous dim, other strides multiples of V and an aligned
