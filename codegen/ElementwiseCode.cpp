@@ -75,6 +75,13 @@ std::string elementwiseResult(const Op &op, const std::string &text) {
   return cudaConvert(text, produced, mathDType(result));
 }
 
+std::string valueAtKey(const Value &value, const std::vector<std::string> &coords) {
+  std::string key = "v" + std::to_string(value.id()) + "@";
+  for (const std::string &c : coords)
+    key += c + ",";
+  return key;
+}
+
 std::string indentedLines(const std::vector<std::string> &lines, int indent) {
   const std::string pad(static_cast<size_t>(indent), ' ');
   std::string text;

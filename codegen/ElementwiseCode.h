@@ -29,6 +29,9 @@ DType elementwiseOperandDType(const Op &op, size_t i);
 std::string substituteTemplate(const Op &op, const std::string &expr,
                                const std::vector<std::string> &operands);
 
+// The key an emitter remembers `value` read or computed at `coords` by.
+std::string valueAtKey(const Value &value, const std::vector<std::string> &coords);
+
 // An emitter's statements, one per line, each indented by `indent` spaces.
 std::string indentedLines(const std::vector<std::string> &lines, int indent);
 

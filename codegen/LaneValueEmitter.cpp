@@ -8,16 +8,6 @@
 #include <algorithm>
 
 namespace fuserc {
-namespace {
-
-std::string joined(const Coords &coords) {
-  std::string s;
-  for (const std::string &c : coords)
-    s += c + ",";
-  return s;
-}
-
-} // namespace
 
 LaneValueEmitter::LaneValueEmitter(std::function<bool(const Value &)> isInput, LaneReader &reader,
                                    std::function<std::string(const Extent &)> extent,
@@ -85,8 +75,7 @@ void LaneValueEmitter::require(const Extent &extent, const std::string &what) {
 LaneValue LaneValueEmitter::emit(const Value &value, const Coords &coords, int lane) {
   if (value.isLiteral())
     return {cudaLiteral(value.literal(), value.dtype()), true};
-  const std::string key =
-      "v" + std::to_string(value.id()) + "@" + joined(coords) + "#" + std::to_string(lane);
+  const std::string key = valueAtKey(value, coords) + "#" + std::to_string(lane);
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
     if (auto it = scope->find(key); it != scope->end())
       return it->second;

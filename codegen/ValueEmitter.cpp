@@ -13,13 +13,6 @@
 namespace fuserc {
 namespace {
 
-std::string joined(const Coords &coords) {
-  std::string s;
-  for (const std::string &c : coords)
-    s += c + ",";
-  return s;
-}
-
 // Row-major strides of `shape`, as extents.
 std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
   std::vector<Extent> strides(shape.size(), Extent(1));
@@ -67,7 +60,7 @@ std::string ValueEmitter::emit(const Value &value, const Coords &coords) {
   if (value.isLiteral())
     return cudaLiteral(value.literal(), value.dtype());
   const Coords &at = coordinateFree_ ? Coords{} : coords;
-  const std::string key = "v" + std::to_string(value.id()) + "@" + joined(at);
+  const std::string key = valueAtKey(value, at);
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
     if (auto it = scope->find(key); it != scope->end())
       return it->second;
