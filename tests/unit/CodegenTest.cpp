@@ -32,10 +32,7 @@ TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
   ASSERT_EQ(g.code[0].kernels.size(), 1u);
   const KernelPlan &k = g.code[0].kernels[0];
   EXPECT_EQ(k.scheduler, "pointwise");
-  std::vector<std::string> names;
-  for (const KernelVariant &v : k.variants)
-    names.push_back(v.symbol);
-  EXPECT_EQ(names,
+  EXPECT_EQ(test::variantSymbols(k),
             (std::vector<std::string>{"bias_relu_nhwc_k0_vec1_i32", "bias_relu_nhwc_k0_vec1_i64",
                                       "bias_relu_nhwc_k0_vec8_i32", "bias_relu_nhwc_k0_vec8_i64",
                                       "bias_relu_nhwc_k0_gen_i32", "bias_relu_nhwc_k0_gen_i64"}));
@@ -46,9 +43,7 @@ TEST(PointwiseCodegen, TensorsOfOneShapeGetAFlatVariantWithoutCollapsedDims) {
   Generated g = generate(fileText("bench/cases/swiglu.fus"));
   expectCompiles(g);
   const KernelPlan &k = g.code[0].kernels[0];
-  std::vector<std::string> names;
-  for (const KernelVariant &v : k.variants)
-    names.push_back(v.symbol);
+  const std::vector<std::string> names = test::variantSymbols(k);
   EXPECT_NE(std::find(names.begin(), names.end(), "swiglu_k0_flat8_i32"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "swiglu_k0_flat8_i64"), names.end());
   // Its offsets are the vector's own: no collapsed dims, no division.

@@ -64,6 +64,21 @@ inline std::string fileText(const std::string &relative) {
   return buffer ? (*buffer)->getBuffer().str() : "";
 }
 
+// The symbols of a kernel's variants, in the plan's order; and the same
+// without the kernel's name and its "_".
+inline std::vector<std::string> variantSymbols(const KernelPlan &k) {
+  std::vector<std::string> symbols;
+  for (const KernelVariant &v : k.variants)
+    symbols.push_back(v.symbol);
+  return symbols;
+}
+inline std::vector<std::string> variantSuffixes(const KernelPlan &k) {
+  std::vector<std::string> suffixes;
+  for (const KernelVariant &v : k.variants)
+    suffixes.push_back(v.symbol.substr(k.name.size() + 1));
+  return suffixes;
+}
+
 inline void expectCompiles(const Generated &g,
                            std::vector<const char *> archs = {"sm_80", "sm_90"}) {
   ASSERT_EQ(g.error, "");

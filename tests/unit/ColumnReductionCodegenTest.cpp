@@ -14,13 +14,7 @@ using test::expectCompiles;
 using test::fileText;
 using test::generate;
 using test::Generated;
-
-std::vector<std::string> variantSuffixes(const KernelPlan &k) {
-  std::vector<std::string> suffixes;
-  for (const KernelVariant &v : k.variants)
-    suffixes.push_back(v.symbol.substr(k.name.size() + 1));
-  return suffixes;
-}
+using test::variantSuffixes;
 
 std::string parameter(const KernelPlan &k, const std::string &key) {
   for (const auto &[name, value] : k.parameters)

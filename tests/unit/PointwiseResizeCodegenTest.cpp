@@ -12,13 +12,7 @@ using test::expectCompiles;
 using test::fileText;
 using test::generate;
 using test::Generated;
-
-std::vector<std::string> variantNames(const KernelPlan &k) {
-  std::vector<std::string> names;
-  for (const KernelVariant &v : k.variants)
-    names.push_back(v.symbol);
-  return names;
-}
+using test::variantSymbols;
 
 TEST(PointwiseResizeCodegen, RopeRunsEightBf16PerThreadWithVectorLoads) {
   Generated g = generate(fileText("bench/cases/rope.fus"));
@@ -26,8 +20,8 @@ TEST(PointwiseResizeCodegen, RopeRunsEightBf16PerThreadWithVectorLoads) {
   ASSERT_EQ(g.code.size(), 1u);
   ASSERT_EQ(g.code[0].kernels.size(), 1u);
   const KernelPlan &k = g.code[0].kernels[0];
-  EXPECT_EQ(variantNames(k), (std::vector<std::string>{"rope_k0_rvec8_i32", "rope_k0_rvec8_i64",
-                                                       "rope_k0_gen_i32", "rope_k0_gen_i64"}));
+  EXPECT_EQ(variantSymbols(k), (std::vector<std::string>{"rope_k0_rvec8_i32", "rope_k0_rvec8_i64",
+                                                         "rope_k0_gen_i32", "rope_k0_gen_i64"}));
   // q (dense in the iteration order) is read at the vector's linear index
   // and, shifted by 64 either way, for the rotated half: each a 16-byte
   // load, the shifted ones guarded by their piece's condition.
@@ -102,8 +96,8 @@ TEST(PointwiseResizeCodegen, SymbolicShiftsAndExtentsAreCheckedAtLaunch) {
                          {"alias", "pointwise"});
   expectCompiles(g, {"sm_90"});
   const KernelPlan &k = g.code[0].kernels[0];
-  EXPECT_EQ(variantNames(k), (std::vector<std::string>{"f_k0_rvec4_i32", "f_k0_rvec4_i64",
-                                                       "f_k0_gen_i32", "f_k0_gen_i64"}));
+  EXPECT_EQ(variantSymbols(k), (std::vector<std::string>{"f_k0_rvec4_i32", "f_k0_rvec4_i64",
+                                                         "f_k0_gen_i32", "f_k0_gen_i64"}));
   EXPECT_NE(k.hostLaunch.find("if (fuserc_mod(((sym_N)), 4) != 0)"), std::string::npos)
       << k.hostLaunch;
   EXPECT_NE(k.hostLaunch.find("if (fuserc_mod(((sym_N) + (-512LL)), 4) != 0)"), std::string::npos);
@@ -131,7 +125,7 @@ TEST(PointwiseResizeCodegen, TensorsNotContiguousAlongTheVectorDimKeepGenOnly) {
       generate(fileText("tests/lit/output/Inputs/strided_rotate.fus"), {"alias", "pointwise"});
   expectCompiles(g, {"sm_90"});
   const KernelPlan &k = g.code[0].kernels[0];
-  for (const std::string &name : variantNames(k))
+  for (const std::string &name : variantSymbols(k))
     EXPECT_NE(name.find("_gen_"), std::string::npos) << name;
   EXPECT_NE(k.selection.find("input t is not contiguous along dim 0"), std::string::npos)
       << k.selection;
@@ -142,7 +136,7 @@ TEST(PointwiseResizeCodegen, CoordinateFreeSegmentsKeepTheirVecVariants) {
   ASSERT_EQ(g.error, "");
   for (const FusionCode &f : g.code)
     for (const KernelPlan &k : f.kernels)
-      for (const std::string &name : variantNames(k))
+      for (const std::string &name : variantSymbols(k))
         EXPECT_EQ(name.find("_rvec"), std::string::npos) << name;
 }
 

@@ -46,10 +46,7 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   }
   for (const char *general : {"warp32x4", "block256x4", "loop512"})
     expected.push_back(general);
-  std::vector<std::string> suffixes;
-  for (const KernelVariant &v : k.variants)
-    suffixes.push_back(v.symbol.substr(k.name.size() + 1));
-  EXPECT_EQ(suffixes, expected);
+  EXPECT_EQ(test::variantSuffixes(k), expected);
   return k;
 }
 
