@@ -171,7 +171,7 @@ class Binary<string n, string s, DTypeRule r, string cu, string c, string ci = "
 // Unary ops --------------------------------------------------------------
 def NegOp : Unary<"neg", "Negation.", Promote, "-$0", "-a", "ref::wrapNeg(a)", "-$0">;
 def AbsOp : Unary<"abs", "Absolute value.", Promote, "fabs($0)", "std::fabs(a)", "ref::wrapAbs(a)", "($0 < 0 ? -$0 : $0)">;
-def ExpOp : FloatUnary<"exp", "e raised to the power x.", "exp($0)", "std::exp(a)">;
+def ExpOp : FloatUnary<"exp", "e raised to the power x; in f32 as 2^(x log2 e) on the multifunction unit, like CUDA's __expf and torch.compile (at most 2 + floor(1.173 abs(x)) ulp off; sigmoid and silu use it too).", "fuserc_exp($0)", "std::exp(a)">;
 def Exp2Op : FloatUnary<"exp2", "2 raised to the power x.", "exp2($0)", "std::exp2(a)">;
 def Expm1Op : FloatUnary<"expm1", "exp(x) - 1, accurate near zero.", "expm1($0)", "std::expm1(a)">;
 def LogOp : FloatUnary<"log", "Natural logarithm.", "log($0)", "std::log(a)">;
@@ -191,10 +191,10 @@ def AsinOp : FloatUnary<"asin", "Inverse sine.", "asin($0)", "std::asin(a)">;
 def AcosOp : FloatUnary<"acos", "Inverse cosine.", "acos($0)", "std::acos(a)">;
 def AtanOp : FloatUnary<"atan", "Inverse tangent.", "atan($0)", "std::atan(a)">;
 def SigmoidOp : FloatUnary<"sigmoid", "Logistic function 1 / (1 + exp(-x)).",
-  "(1 / (1 + exp(-$0)))", "1.0 / (1.0 + std::exp(-a))">;
+  "(1 / (1 + fuserc_exp(-$0)))", "1.0 / (1.0 + std::exp(-a))">;
 def ReluOp : Unary<"relu", "max(x, 0); NaN stays NaN.", Promote,
   "($0 > 0 ? $0 : ($0 != $0 ? $0 : 0))", "ref::relu(a)", "(a > 0 ? a : 0)", "($0 > 0 ? $0 : 0)">;
-def SiluOp : FloatUnary<"silu", "x * sigmoid(x).", "($0 / (1 + exp(-$0)))", "a / (1.0 + std::exp(-a))">;
+def SiluOp : FloatUnary<"silu", "x * sigmoid(x).", "($0 / (1 + fuserc_exp(-$0)))", "a / (1.0 + std::exp(-a))">;
 def GeluOp : FloatUnary<"gelu", "Gaussian error linear unit; approximate=\"tanh\" uses the tanh formula.",
   "fuserc_gelu_$approximate($0)", "ref::gelu(a, attrs.text(\"approximate\"))"> {
   let attrs = [Opt<"approximate", EnumAttr<["none", "tanh"]>, "none">];

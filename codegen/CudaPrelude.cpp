@@ -77,6 +77,17 @@ template <typename T> __device__ __forceinline__ T fuserc_remainder(T a, T b) {
   T r = fmod(a, b);
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
+// exp in f32 (and f16 / bf16, computed in f32) as 2^(x log2 e) on the
+// multifunction unit, as CUDA's __expf and torch.compile's Triton kernels
+// compute it: two instructions instead of expf's eight, at most
+// 2 + floor(|1.173 x|) ulp off (CUDA's bound for __expf; 3.6e-6 relative at
+// x = -60); results below 2^-126 flush to zero. f64 keeps the exact exp.
+__device__ __forceinline__ float fuserc_exp(float a) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a * 1.44269504088896341f));
+  return r;
+}
+__device__ __forceinline__ double fuserc_exp(double a) { return exp(a); }
 __device__ __forceinline__ float fuserc_gelu_none(float a) {
   return 0.5f * a * (1.0f + erff(a * 0.70710678118654752f));
 }
