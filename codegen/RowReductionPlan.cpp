@@ -187,6 +187,8 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "    int shifted = 1;  /* the cached variant's */\n";
   if (rk.contiguous())
     s += contiguousCheck(rk);
+  s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
+       "LL) vec = 0;  /* the cached variants count row positions in 32 bits */\n";
   s += "    if (vec) {\n";
   for (const RowFastVariant &v : kRowFastVariants) {
     const bool first = &v == &kRowFastVariants[0];
@@ -347,7 +349,7 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
             std::to_string(kRowCachedReserve) + " bytes, at " + std::to_string(rk.cachedBytes()) +
             " bytes per position";
   rule += ". ";
-  rule += "Otherwise a general variant: ";
+  rule += "Otherwise (or when L > " + std::to_string(kRowCachedMaxLength) + ") a general variant: ";
   below = 0;
   for (const RowVariant &v : kRowVariants) {
     rule += v.looped() ? std::string(v.suffix) + " when L > " + std::to_string(below) + " or L = 0."

@@ -105,6 +105,9 @@ inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1
 // 85; an earlier form with 512 threads: 4: 36 / 51, 8: 29 / 34.
 inline constexpr int kRowCachedUnroll = 4;
 inline constexpr int64_t kRowCachedAbove = 32768;
+// The cached variants count row positions in 32 bits: longer rows take the
+// general variants.
+inline constexpr int64_t kRowCachedMaxLength = int64_t(1) << 30;
 // Shared memory the cache leaves to the kernel's static scratch (the
 // block reduction's slots).
 inline constexpr int kRowCachedReserve = 1024;

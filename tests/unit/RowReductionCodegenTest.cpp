@@ -130,18 +130,20 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   // The logits' whole vectors are copied asynchronously; the passes read
   // cached positions from shared memory, the rest from global memory.
-  EXPECT_NE(g.source.find("const I head = (o0 % 8 + 8) % 8;"), std::string::npos);
+  EXPECT_NE(g.source.find("const R head = (R)(o0 % 8 + 8) % 8;"), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_async_copy<16>(t0_c + pb, ((const __nv_bfloat16 *)a.ptr[0] + "
                           "o0 + k));"),
             std::string::npos);
   EXPECT_NE(g.source.find("if (at0 < P) {\n        *(fuserc_bytes16 *)t0_l[0] = *(const "
                           "fuserc_bytes16 *)(t0_c + at0);"),
             std::string::npos);
-  // Whole vectors are stored at once, those at the row's ends element by
-  // element.
-  EXPECT_NE(g.source.find("*(fuserc_bytes16 *)((__nv_bfloat16 *)a.ptr[2] + o2 + k1) = *(const "
-                          "fuserc_bytes16 *)t2_l[1];"),
+  // Whole vectors are stored with one instruction, those at the row's ends
+  // element by element; rows past 2^30 elements (32-bit positions) take the
+  // general variants.
+  EXPECT_NE(g.source.find("fuserc_store_vector<16>(((__nv_bfloat16 *)a.ptr[2] + o2 + k1), "
+                          "t2_l[1]);"),
             std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("if (a.len > 1073741824LL) vec = 0;"), std::string::npos);
   EXPECT_NE(g.source.find("if (ok1_7) ((__nv_bfloat16 *)a.ptr[2] + o2 + k1)[7] = t2_l[1][7];"),
             std::string::npos);
 }
