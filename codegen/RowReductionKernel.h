@@ -15,8 +15,8 @@
 //   contiguous  every tensor read along the row at the row's own elements,
 //               and every per-element output, holds each row as one run of
 //               stride 1. Rows are read in vectors of up to 16 bytes, kept
-//               in registers across phases (8 lanes to 1024 threads per
-//               row, up to 32768 elements), or, longer, streamed through a
+//               in registers across phases (8 lanes to 512 threads per
+//               row, up to 16384 elements), or, longer, streamed through a
 //               cache in shared memory (as much of the row as fits).
 //               Other reads (permuted, shifted, gathered) go through
 //               strides. A division by a row's value becomes one reciprocal

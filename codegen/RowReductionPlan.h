@@ -65,7 +65,7 @@ inline constexpr int kRowMinThreadsPerSM = 1024;
 inline constexpr RowFastVariant kRowFastVariants[] = {
     {"g8x8", 8, 8, 32},      {"w32x8", 32, 8, 8},     {"w32x16", 32, 16, 8},
     {"w32x32", 32, 32, 4},   {"b128x16", 128, 16, 1}, {"b128x32", 128, 32, 1},
-    {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1}, {"b1024x32", 1024, 32, 1},
+    {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1},
 };
 
 // The contiguous variants for rows above kRowCachedAbove
@@ -97,14 +97,16 @@ struct RowCachedVariant {
 // 1024 caching the whole row: 58 / 85; three of 512: 64 / 86. Over rows of
 // 131072, the same: 55 / 68, 56 / 81, 54 / 71. xent_bwd (rows of 50257,
 // 100 KB cached): 2256 GB/s with two blocks of 512 per multiprocessor,
-// 1678 with one of 1024, 2021 with two of 256. Rows of 32768 stay in
-// registers (b1024x32): softmax 70 against 65 for m512.
+// 1678 with one of 1024, 2021 with two of 256. Rows of 32768 (same day,
+// after the cached variants' 32-bit positions and whole-vector stores): m512
+// 86 / 95 against 75 / 90 for a block of 1024 holding the row in registers
+// (b1024x32, since dropped), so the cached variants start above 16384.
 inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1024", 1024, 1}};
 // Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %
 // of copy) with 1024 threads caching the whole row: 4: 58 / 84, 2: 56 /
 // 85; an earlier form with 512 threads: 4: 36 / 51, 8: 29 / 34.
 inline constexpr int kRowCachedUnroll = 4;
-inline constexpr int64_t kRowCachedAbove = 32768;
+inline constexpr int64_t kRowCachedAbove = 16384;
 // The cached variants count row positions in 32 bits: longer rows take the
 // general variants.
 inline constexpr int64_t kRowCachedMaxLength = int64_t(1) << 30;

@@ -176,10 +176,14 @@ BINDINGS["gelu_bwd_bias_grad"] = BINDINGS["gelu_bwd_bias_grad"] + [
     {"B": 8, "S": 512, "H": 64},
 ]
 
-# long_rows.fus: row lengths on both sides of 16384 and 32768 elements, up
-# to 262151 (streaming); odd lengths; one row and a few.
+# long_rows.fus: row lengths on both sides of 16384 (the largest held in
+# registers, then streaming) and 32768 elements, up to 262151; odd
+# lengths; one row and a few.
 _LONG_ROWS = [
+    {"M": 2, "N": 16384},
     {"M": 1, "N": 16385},
+    {"M": 3, "N": 24577},
+    {"M": 4, "N": 32768},
     {"M": 3, "N": 32769},
     {"M": 2, "N": 50257},
     {"M": 1, "N": 65536},
