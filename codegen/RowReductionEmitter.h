@@ -144,6 +144,8 @@ private:
   std::optional<Item> item_;
   bool discovering_ = false; // recording which reads are direct
   std::set<size_t> used_;    // streamed tensors read since it was cleared
+  bool hints_ = false;       // cached variants: L2 policies on re-read positions
+  bool lastPass_ = false;    // cached variants: emitting the outputs' pass
 };
 
 template <typename Value, typename Use>
