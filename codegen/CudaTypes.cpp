@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace fuserc {
 
@@ -47,12 +48,37 @@ std::string cudaConvert(const std::string &expr, DType from, DType to) {
   }
 }
 
+namespace {
+
+// `inner` when `expr` is exactly `prefix + inner + "))"` with `inner`
+// balanced, else nothing.
+std::optional<std::string> unwrapped(const std::string &expr, const std::string &prefix) {
+  if (expr.size() < prefix.size() + 2 || expr.compare(0, prefix.size(), prefix) != 0 ||
+      expr.compare(expr.size() - 2, 2, "))") != 0)
+    return std::nullopt;
+  const std::string inner = expr.substr(prefix.size(), expr.size() - prefix.size() - 2);
+  int depth = 0;
+  for (char c : inner) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (depth < 0)
+      return std::nullopt;
+  }
+  if (depth != 0)
+    return std::nullopt;
+  return inner;
+}
+
+} // namespace
+
 std::string cudaToStorage(const std::string &expr, DType dtype) {
+  // The store rounds to nearest as the conversion to f16 / bf16 before it
+  // did (cudaConvert): rounding once gives the same bits.
   switch (dtype) {
   case DType::F16:
-    return "__float2half_rn(" + expr + ")";
+    return "__float2half_rn(" + unwrapped(expr, "fuserc_round_f16((float)(").value_or(expr) + ")";
   case DType::BF16:
-    return "__float2bfloat16_rn(" + expr + ")";
+    return "__float2bfloat16_rn(" + unwrapped(expr, "fuserc_round_bf16((float)(").value_or(expr) +
+           ")";
   default:
     return expr;
   }

@@ -30,5 +30,21 @@ TEST(CudaLiteral, FloatToIntegerTruncatesTowardZero) {
   EXPECT_EQ(cudaLiteral(Number::floating(0.5), DType::Bool), "true");
 }
 
+// A value converted to f16 / bf16 just before its store is rounded once:
+// the store's conversion rounds to nearest the same way.
+TEST(CudaToStorage, StoreDoesNotRoundAValueTwice) {
+  EXPECT_EQ(cudaToStorage(cudaConvert("v3", DType::F32, DType::BF16), DType::BF16),
+            "__float2bfloat16_rn(v3)");
+  EXPECT_EQ(cudaToStorage(cudaConvert("(a * b)", DType::F32, DType::F16), DType::F16),
+            "__float2half_rn((a * b))");
+}
+
+TEST(CudaToStorage, KeepsRoundingThatIsOnlyPartOfTheValue) {
+  const std::string sum = "fuserc_round_f16((float)(a)) + fuserc_round_f16((float)(b))";
+  EXPECT_EQ(cudaToStorage(sum, DType::F16), "__float2half_rn(" + sum + ")");
+  EXPECT_EQ(cudaToStorage("fuserc_round_f16((float)(v1))", DType::BF16),
+            "__float2bfloat16_rn(fuserc_round_f16((float)(v1)))");
+}
+
 } // namespace
 } // namespace fuserc
