@@ -344,14 +344,15 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
                     B = bytesType(vector, k_.tensors[t].storage);
   const std::string reg = "t" + ts + "_l[" + J + "]";
   const std::string at = "((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ")";
-  // Statements loading the vector from global memory, indented by `in`.
-  auto global = [&](const std::string &in) {
+  const std::string plain = "*(" + B + " *)" + reg + " = *(const " + B + " *)" + at + ";\n";
+  // Statements loading the vector from global memory, indented by `in`;
+  // `whole` loads it when it lies inside the row.
+  auto global = [&](const std::string &in, const std::string &whole) {
     if (vector == 1)
       return in + "*(" + B + " *)" + reg + " = full" + J + " ? *(const " + B + " *)" + at + " : " +
              B + "{};\n";
-    std::string g = in + "if (full" + J + ") {\n" + in + "  *(" + B + " *)" + reg + " = *(const " +
-                    B + " *)" + at + ";\n" + in + "} else {\n" + in + "  *(" + B + " *)" + reg +
-                    " = " + B + "{};\n";
+    std::string g = in + "if (full" + J + ") {\n" + in + "  " + whole + in + "} else {\n" + in +
+                    "  *(" + B + " *)" + reg + " = " + B + "{};\n";
     for (int e = 0; e < vector; ++e) {
       const std::string k = "k" + J + " + " + std::to_string(e);
       g += in + "  if (" + k + " >= 0 && " + k + " < L) " + reg + "[" + std::to_string(e) +
@@ -360,26 +361,17 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
     return g + in + "}\n";
   };
   if (!k_.cached(t))
-    return global(pad);
+    return global(pad, plain);
   const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
-  std::string hinted;
-  if (hints_ && vector > 1 && bytes >= 4) {
-    std::string in = pad + "  ";
-    hinted = in + "if (full" + J + ") {\n" + in + "  fuserc_load_hinted<" + std::to_string(bytes) +
-             ">(" + reg + ", " + at + ", " + (lastPass_ ? "drop" : "keep") + ");\n" + in +
-             "} else {\n" + in + "  *(" + B + " *)" + reg + " = " + B + "{};\n";
-    for (int e = 0; e < vector; ++e) {
-      const std::string k = "k" + J + " + " + std::to_string(e);
-      hinted += in + "  if (" + k + " >= 0 && " + k + " < L) " + reg + "[" + std::to_string(e) +
-                "] = " + at + "[" + std::to_string(e) + "];\n";
-    }
-    hinted += in + "}\n";
-  }
+  const std::string whole = hints_ && bytes >= 4
+                                ? "fuserc_load_hinted<" + std::to_string(bytes) + ">(" + reg +
+                                      ", " + at + ", " + (lastPass_ ? "drop" : "keep") + ");\n"
+                                : plain;
   // Cached positions hold the row's elements (and, past its ends, nothing
   // an element of the row reads).
   return pad + "if (at" + J + " < P) {\n" + pad + "  *(" + B + " *)" + reg + " = *(const " + B +
-         " *)(t" + ts + "_c + at" + J + ");\n" + pad + "} else {\n" +
-         (hinted.empty() ? global(pad + "  ") : hinted) + pad + "}\n";
+         " *)(t" + ts + "_c + at" + J + ");\n" + pad + "} else {\n" + global(pad + "  ", whole) +
+         pad + "}\n";
 }
 
 std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,
