@@ -357,6 +357,10 @@ private:
       std::string key = scalar(it->first, "an attribute name");
       if (key == "out" || key == "op" || key == "args")
         continue;
+      // An empty key (`: 1`, or a bare tag such as `!t : 1`) names nothing;
+      // as an argument it would read as an operand that is not there.
+      if (key.empty())
+        error(it->first, "expected an attribute name, found an empty key");
       ast::Argument argument;
       argument.attrName = key;
       argument.nameLoc = locOf(it->first);
