@@ -109,4 +109,77 @@ __device__ __forceinline__ T fuserc_block_reduce(T v, C c, T *smem) {
   return text;
 }
 
+const std::string &clusterReduceCuda() {
+  static const std::string text =
+      R"CUDA(#if !defined(FUSERC_CLUSTER_HELPERS) && __CUDA_ARCH__ >= 900
+#define FUSERC_CLUSTER_HELPERS
+__device__ __forceinline__ unsigned fuserc_cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ unsigned fuserc_cluster_size() {
+  unsigned n;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+  return n;
+}
+// A barrier of every thread of the cluster (each warp converged): what a
+// CTA wrote to shared memory before it is visible to the others after it.
+__device__ __forceinline__ void fuserc_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// The same meeting point without ordering memory, before the CTAs exit: none
+// leaves while another may still read its shared memory.
+__device__ __forceinline__ void fuserc_cluster_exit_sync() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+}
+// The address of `p` (this CTA's shared memory) in the CTA `rank`, and
+// reads through it (the accumulator types).
+__device__ __forceinline__ unsigned fuserc_cluster_map(const void *p, unsigned rank) {
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank));
+  return remote;
+}
+__device__ __forceinline__ float fuserc_cluster_read(const float *p, unsigned rank) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(fuserc_cluster_map(p, rank)) : "memory");
+  return v;
+}
+__device__ __forceinline__ double fuserc_cluster_read(const double *p, unsigned rank) {
+  double v;
+  asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(fuserc_cluster_map(p, rank)) : "memory");
+  return v;
+}
+__device__ __forceinline__ long long fuserc_cluster_read(const long long *p, unsigned rank) {
+  long long v;
+  asm volatile("ld.shared::cluster.s64 %0, [%1];" : "=l"(v) : "r"(fuserc_cluster_map(p, rank)) : "memory");
+  return v;
+}
+// Combines `v` (the CTA's value, the same in each of its threads) over the
+// CTAs of the cluster (a power of two up to 32 of them): thread 0 publishes
+// it in `slot`, each lane reads one CTA's slot and a butterfly over each
+// group of lanes combines them, the same tree in every CTA, so every thread
+// of the cluster gets the same bits. A slot is free again once every CTA
+// has passed the next call's barrier.
+template <typename T, typename C>
+__device__ __forceinline__ T fuserc_cluster_reduce(T v, C c, T *slot) {
+  if (threadIdx.x == 0)
+    *slot = v;
+  fuserc_cluster_sync();
+  const unsigned n = fuserc_cluster_size();
+  T x = fuserc_cluster_read(slot, (threadIdx.x & 31u) & (n - 1u));
+  for (unsigned offset = n >> 1; offset > 0; offset >>= 1)
+    x = c(x, __shfl_xor_sync(0xffffffffu, x, offset));
+  return x;
+}
+#endif // FUSERC_CLUSTER_HELPERS
+
+)CUDA";
+  return text;
+}
+
 } // namespace fuserc

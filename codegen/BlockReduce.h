@@ -31,4 +31,10 @@ std::string reductionIdentity(OpKind kind, DType acc);
 // fuserc_block_reduce, guarded so that every kernel may include them.
 const std::string &blockReduceCuda();
 
+// CUDA definitions for kernels whose CTAs form a thread-block cluster
+// (sm_90 and newer; nothing below): the CTA's rank, the cluster's size,
+// cluster barriers, and fuserc_cluster_reduce, which combines one value per
+// CTA through distributed shared memory in the same order in every CTA.
+const std::string &clusterReduceCuda();
+
 } // namespace fuserc

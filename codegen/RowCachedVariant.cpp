@@ -106,8 +106,25 @@ std::string RowReductionEmitter::cachedOk(int j, int e, int vector) {
   return "ok" + std::to_string(j) + (vector > 1 ? "_" + std::to_string(e) : "");
 }
 
+std::string RowReductionEmitter::clusterScratch() const {
+  std::vector<DType> accs;
+  for (const Op *op : k_.rows.reductions) {
+    DType acc = reductionAccumulator(op->result()->dtype());
+    if (std::find(accs.begin(), accs.end(), acc) == accs.end())
+      accs.push_back(acc);
+  }
+  // At most two combines per reduction (var: the mean, the squares).
+  const std::string slots = std::to_string(2 * k_.rows.reductions.size());
+  std::string s;
+  for (DType acc : accs)
+    s += "  __shared__ " + cudaComputeType(acc) + " cl_" + std::string(dtypeName(acc)) + "[2 * " +
+         slots + "];\n";
+  return s + "  int cl_at = 0;  // this row's slots: 0 or " + slots + "\n";
+}
+
 std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vector) {
   registers_.clear();
+  cluster_ = &v == &kRowClusterVariant;
   const std::string T = std::to_string(v.threads), W = std::to_string(vector), pad = "    ";
   const int n = kRowCachedUnroll;
   std::string s = &v == &kRowCachedVariants[0] && vector == k_.vector ? asyncCopyCuda() : "";
@@ -116,10 +133,16 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.threads);
   s += "extern \"C\" __global__ void __launch_bounds__(" + T + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
+  // The sm_80 build of the cluster variant is empty: the host takes it only
+  // on devices with clusters.
+  if (cluster_)
+    s += "#if __CUDA_ARCH__ >= 900\n";
   s += "  typedef long long I;\n";
   s += "  typedef int R;  // row positions (rows of at most kRowCachedMaxLength)\n";
   s += "  const R L = (R)a.len;\n";
   s += sharedScratch(v.threads);
+  if (cluster_)
+    s += clusterScratch();
   std::string region = "0";
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     if (!k_.cached(t))
@@ -146,7 +169,15 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s += "  asm(\"createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\" : \"=l\"(keep));\n";
     s += "  asm(\"createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\" : \"=l\"(drop));\n";
   }
-  s += "  for (I row = (I)blockIdx.x; row < (I)a.rows; row += (I)gridDim.x) {\n";
+  if (cluster_) {
+    // The CTAs of a cluster run the same rows, so they meet at every
+    // cluster barrier.
+    s += "  const unsigned cta = fuserc_cluster_rank(), ctas = fuserc_cluster_size();\n";
+    s +=
+        "  for (I row = (I)(blockIdx.x / ctas); row < (I)a.rows; row += (I)(gridDim.x / ctas)) {\n";
+  } else {
+    s += "  for (I row = (I)blockIdx.x; row < (I)a.rows; row += (I)gridDim.x) {\n";
+  }
   s += decompose("row", k_.keptDims, "", "row_rest", pad);
   s += rowStarts(pad);
   if (vector > 1) {
@@ -159,6 +190,15 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s += pad + "const R span = L + head;  // the row's positions, from that boundary\n";
   } else {
     s += pad + "const R span = L;\n";
+  }
+  if (cluster_) {
+    s += pad + "// this CTA's slice of the row, whole vectors, and the part of it cached\n";
+    s += pad + "const R slice = ((span + (R)ctas - 1) / (R)ctas + " + W + " - 1) / " + W + " * " +
+         W + ";\n";
+    s += pad + "const R lo = (R)cta * slice, hi = span < lo + slice ? span : lo + slice;\n";
+    if (region != "0")
+      s += pad + "const R PE = lo + P;\n";
+    combines_ = 0;
   }
   s += cachedFill(v.threads, vector);
   // A pass accumulating or staging `value` of every element as `use`
@@ -238,8 +278,14 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   }
   ValueEmitter rowEmitter = newEmitter();
   size_t taken = 0;
-  s += perRowStores(rowEmitter, taken, "tid == 0", pad);
-  s += "  }\n}\n\n";
+  s += perRowStores(rowEmitter, taken, cluster_ ? "tid == 0 && cta == 0" : "tid == 0", pad);
+  if (cluster_) {
+    s += pad + "cl_at = " + std::to_string(2 * k_.rows.reductions.size()) + " - cl_at;\n";
+    s += "  }\n  fuserc_cluster_exit_sync();\n#endif\n}\n\n";
+  } else {
+    s += "  }\n}\n\n";
+  }
+  cluster_ = false;
   return s;
 }
 
@@ -251,24 +297,27 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
       continue;
     const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage);
     const std::string from = "((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k)";
+    // The position in the cache: the cluster variant's holds its slice.
+    const std::string at = cluster_ ? "pb - lo" : "pb",
+                      to = "t" + ts + "_c + " + (cluster_ ? "(" + at + ")" : at);
     const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
     if (bytes >= 4)
-      whole += in + "fuserc_async_copy<" + std::to_string(bytes) + ">(t" + ts + "_c + pb, " + from +
-               ");\n";
+      whole += in + "fuserc_async_copy<" + std::to_string(bytes) + ">(" + to + ", " + from + ");\n";
     else
-      whole += in + "t" + ts + "_c[pb] = " + from + "[0];\n";
+      whole += in + "t" + ts + "_c[" + at + "] = " + from + "[0];\n";
     for (int e = 0; e < vector; ++e) {
       const std::string E = std::to_string(e);
-      partial += pad + "  if (k + " + E + " >= 0 && k + " + E + " < L) t" + ts + "_c[pb + " + E +
-                 "] = " + from + "[" + E + "];\n";
+      partial += pad + "  if (k + " + E + " >= 0 && k + " + E + " < L) t" + ts + "_c[" + at +
+                 " + " + E + "] = " + from + "[" + E + "];\n";
     }
   }
   if (whole.empty())
     return "";
   std::string s = "    // the cached rows into shared memory";
   s += vector > 1 ? ": whole vectors asynchronously, the partial ones element by element\n" : "\n";
-  s += "    for (R pb = (R)tid * " + W + "; pb < P; pb += (R)" + std::to_string(threads * vector) +
-       ") {\n";
+  s += cluster_ ? "    for (R pb = lo + (R)tid * " + W + "; pb < (hi < PE ? hi : PE); pb += (R)"
+                : "    for (R pb = (R)tid * " + W + "; pb < P; pb += (R)";
+  s += std::to_string(threads * vector) + ") {\n";
   s += pad + "const R k = pb" + (vector > 1 ? " - head" : "") + ";\n";
   if (vector > 1) {
     s += pad + "if (k >= 0 && k + " + W + " <= L) {\n" + whole + pad + "} else {\n" + partial +
@@ -286,17 +335,20 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
                                             const std::string &staging) {
   const std::string pad = "      ", in = pad + "  ", W = std::to_string(vector);
   const int n = kRowCachedUnroll, step = threads * vector;
-  std::string s = "    for (R pb = (R)tid * " + W + "; pb < span; pb += (R)" +
-                  std::to_string(step * n) + ") {\n";
+  // The cluster variant's CTA runs its slice of the row.
+  const std::string end = cluster_ ? "hi" : "span";
+  std::string s = "    for (R pb = " + std::string(cluster_ ? "lo + " : "") + "(R)tid * " + W +
+                  "; pb < " + end + "; pb += (R)" + std::to_string(step * n) + ") {\n";
   for (int j = 0; j < n; ++j) {
     const std::string J = std::to_string(j);
     s += pad + "const R at" + J + " = pb + (R)" + std::to_string(j * step) + ";\n";
     if (vector > 1) {
       s += pad + "const R k" + J + " = at" + J + " - head;  // the row element at its first lane\n";
-      s += pad + "const bool full" + J + " = k" + J + " >= 0 && k" + J + " + " + W + " <= L;\n";
+      s += pad + "const bool full" + J + " = " + (cluster_ ? "at" + J + " < hi && " : "") + "k" +
+           J + " >= 0 && k" + J + " + " + W + " <= L;\n";
     } else {
       s += pad + "const R k" + J + " = at" + J + ";\n";
-      s += pad + "const bool full" + J + " = k" + J + " < L;\n";
+      s += pad + "const bool full" + J + " = k" + J + " < " + (cluster_ ? "hi" : "L") + ";\n";
     }
   }
   // Each vector's statements twice: for a whole vector, and checking each
@@ -322,8 +374,8 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
     // Vectors past the row's end (the last step's) do nothing; with W = 1
     // every other one is whole.
     vectors += pad + "if (full" + J + ") {\n" + section(false) + pad + "}";
-    vectors +=
-        vector > 1 ? " else if (at" + J + " < span) {\n" + section(true) + pad + "}\n" : "\n";
+    vectors += vector > 1 ? " else if (at" + J + " < " + end + ") {\n" + section(true) + pad + "}\n"
+                          : "\n";
   }
   for (size_t t : used_) {
     if (!k_.streams[t]->alongRow || k_.tensors[t].written)
@@ -369,9 +421,10 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
                                 : plain;
   // Cached positions hold the row's elements (and, past its ends, nothing
   // an element of the row reads).
-  return pad + "if (at" + J + " < P) {\n" + pad + "  *(" + B + " *)" + reg + " = *(const " + B +
-         " *)(t" + ts + "_c + at" + J + ");\n" + pad + "} else {\n" + global(pad + "  ", whole) +
-         pad + "}\n";
+  return pad + "if (at" + J + (cluster_ ? " < PE" : " < P") + ") {\n" + pad + "  *(" + B + " *)" +
+         reg + " = *(const " + B + " *)(t" + ts + "_c + " +
+         (cluster_ ? "(at" + J + " - lo)" : "at" + J) + ");\n" + pad + "} else {\n" +
+         global(pad + "  ", whole) + pad + "}\n";
 }
 
 std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,

@@ -42,6 +42,12 @@ EmittedKernel RowReductionEmitter::run() {
     if (k_.vector > 1)
       out.source += cachedKernel(v, 1);
   }
+  if (k_.clustered()) {
+    out.source += clusterReduceCuda();
+    out.source += cachedKernel(kRowClusterVariant, k_.vector);
+    if (k_.vector > 1)
+      out.source += cachedKernel(kRowClusterVariant, 1);
+  }
   for (const RowVariant &v : kRowVariants)
     out.source += generalKernel(v);
   fillRowPlan(k_, out.plan);
@@ -308,6 +314,15 @@ std::string RowReductionEmitter::combineAcross(int threads, const std::string &p
          ", red_" + std::string(dtypeName(acc)) + ")";
 }
 
+std::string RowReductionEmitter::combineRow(int threads, const std::string &partial, DType acc,
+                                            const std::string &combiner) {
+  const std::string block = combineAcross(threads, partial, acc, combiner);
+  if (!cluster_)
+    return block;
+  return "fuserc_cluster_reduce(" + block + ", " + combiner + "(), cl_" +
+         std::string(dtypeName(acc)) + " + cl_at + " + std::to_string(combines_++) + ")";
+}
+
 // The row register of reduction i from its combined accumulator(s).
 std::string RowReductionEmitter::finish(const Op &op, size_t i, const std::string &value) {
   const DType result = op.result()->dtype();
@@ -324,13 +339,13 @@ std::string RowReductionEmitter::endPhase(const Op &op, size_t i, int threads,
   const DType acc = reductionAccumulator(op.result()->dtype());
   const std::string A = cudaComputeType(acc);
   std::string s =
-      pad + p + " = " + combineAcross(threads, p, acc, reductionCombiner(op.kind())) + ";\n";
+      pad + p + " = " + combineRow(threads, p, acc, reductionCombiner(op.kind())) + ";\n";
   if (op.kind() == OpKind::Var) {
     const std::string m = "m" + I, q = "q" + I;
     s += pad + "const " + A + " " + m + " = " + p + " / (" + A + ")L;\n";
     s += pad + A + " " + q + " = " + reductionIdentity(OpKind::Sum, acc) + ";\n";
     s += squares;
-    s += pad + q + " = " + combineAcross(threads, q, acc, "fuserc_red_add") + ";\n";
+    s += pad + q + " = " + combineRow(threads, q, acc, "fuserc_red_add") + ";\n";
     s += pad + finish(op, i, varianceOf(op, q, A));
   } else {
     s += pad + finish(op, i, op.kind() == OpKind::Mean ? p + " / (" + A + ")L" : p);

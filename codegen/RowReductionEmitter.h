@@ -76,6 +76,10 @@ private:
   // accumulating the squared deviations from m<i> (the mean) into q<i>.
   std::string endPhase(const Op &op, size_t i, int threads, const std::string &squares,
                        const std::string &pad);
+  // combineAcross over the row's threads, and in the cluster variant over
+  // the cluster's CTAs as well (each combine of a row in its own slot).
+  std::string combineRow(int threads, const std::string &partial, DType acc,
+                         const std::string &combiner);
 
   // ---- general variants (RowGeneralVariants.cpp) ----
   std::string generalKernel(const RowVariant &v);
@@ -127,6 +131,9 @@ private:
   std::string cachedStores(int j, int vector, bool checked, const std::string &pad) const;
   // Whether item (j, e) of a cached-variant pass is one of the row's elements.
   static std::string cachedOk(int j, int e, int vector);
+  // The cluster variant's slots for its CTAs' partials: two sets (rows
+  // alternate) of one per combine of a row.
+  std::string clusterScratch() const;
 
   const SegmentedFusion &sf_;
   const ScheduledSegment &seg_;
@@ -146,6 +153,10 @@ private:
   std::set<size_t> used_;    // streamed tensors read since it was cleared
   bool hints_ = false;       // cached variants: L2 policies on re-read positions
   bool lastPass_ = false;    // cached variants: emitting the outputs' pass
+  // Emitting the cluster variant: the CTA's slice of a row is positions
+  // [lo, hi), its cache holds [lo, PE); `combines_` counts a row's combines.
+  bool cluster_ = false;
+  int combines_ = 0;
 };
 
 template <typename Value, typename Use>

@@ -140,22 +140,27 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   s += pad + "if (st != FUSERC_NAME_OK)\n" + pad + "  return st;\n";
   s += pad + "/* the row's positions in whole vectors, wherever it starts */\n";
   s += pad + "span = (a.len + 2 * (shifted - 1)) / shifted * shifted;\n";
-  const size_t count = std::size(kRowCachedVariants);
-  for (size_t i = 0; i < count; ++i) {
-    const RowCachedVariant &v = kRowCachedVariants[i];
-    const std::string in = pad + std::string(2 * i, ' ');
-    // The driver reserves 1 KiB of a multiprocessor's shared memory per block.
-    s += in + "room = (long long)per_sm / " + std::to_string(v.blocksPerSM) + " - 1024;\n";
-    s += in + "fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
-         std::to_string(bytes) + " / shifted * shifted;\n";
-    if (i + 1 == count) {
-      s += choose(v, in);
-      break;
-    }
-    s += in + "if (4 * fit >= 3 * span) {\n" + choose(v, in + "  ") + in + "} else {\n";
-  }
-  for (size_t i = count - 1; i-- > 0;)
-    s += pad + std::string(2 * i, ' ') + "}\n";
+  // Positions one block caches: what its share of a multiprocessor's
+  // shared memory holds (the driver reserves 1 KiB per block).
+  auto fit = [&](const RowCachedVariant &v, const std::string &in) {
+    return in + "room = (long long)per_sm / " + std::to_string(v.blocksPerSM) + " - 1024;\n" + in +
+           "fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
+           std::to_string(bytes) + " / shifted * shifted;\n";
+  };
+  const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
+  static_assert(std::size(kRowCachedVariants) == 2, "one branch per cached variant");
+  s += fit(first, pad);
+  s += pad + "if (4 * fit >= 3 * span) {\n" + choose(first, pad + "  ");
+  const std::string in = pad + "  ";
+  s += pad + "} else if (FUSERC_NAME_clusters_supported()) {\n";
+  // Its blocks take what m512's take (the same `fit`).
+  static_assert(kRowClusterVariant.blocksPerSM == kRowCachedVariants[0].blocksPerSM);
+  s += in + "cluster = 2;\n" + in + "while (cluster < " + std::to_string(kRowClusterMax) +
+       " && cluster * fit < span)\n" + in + "  cluster *= 2;\n";
+  s += choose(kRowClusterVariant, in);
+  s += in + "/* each CTA's slice of the row */\n";
+  s += in + "span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * shifted;\n";
+  s += pad + "} else {\n" + fit(last, in) + choose(last, in) + pad + "}\n";
   s += pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n";
   s += pad + "shared = (unsigned)(" + shared + ");\n";
   return s;
@@ -185,6 +190,8 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "  if (a.rows > 0) {\n";
   s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
   s += "    int shifted = 1;  /* the cached variant's */\n";
+  if (rk.clustered())
+    s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
   if (rk.contiguous())
     s += contiguousCheck(rk);
   s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
@@ -220,9 +227,20 @@ std::string hostLaunch(const RowKernel &rk) {
   // A block per row group, not a grid capped at the blocks the GPU holds
   // at once: capped at 132 x 8 blocks looping over rows, the H200 measured
   // softmax 3727 GB/s against 4080 and rmsnorm 3830 against 4074 (2026-11-21).
-  s += "    if (groups > 2147483647LL)\n      groups = 2147483647LL;\n";
-  s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, shared, &a, "
-       "stream);\n";
+  if (rk.clustered()) {
+    s += "    if (cluster) {\n";
+    s += "      if (groups > 2147483647LL / cluster)\n        groups = 2147483647LL / cluster;\n";
+    s +=
+        "      st = FUSERC_NAME_launch_cluster_kernel(kernel, (unsigned)groups * cluster, cluster, "
+        "block, shared, &a, stream);\n";
+    s += "    } else {\n";
+  }
+  const std::string in = rk.clustered() ? "  " : "";
+  s += in + "    if (groups > 2147483647LL)\n" + in + "      groups = 2147483647LL;\n";
+  s += in + "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, shared, &a, "
+            "stream);\n";
+  if (rk.clustered())
+    s += "    }\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
   s += "  }\n}\n";
   return s;
@@ -305,6 +323,22 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
       if (rk.vector == 1)
         break;
     }
+  if (rk.clustered())
+    for (int vector : {rk.vector, 1}) {
+      const RowCachedVariant &v = kRowClusterVariant;
+      std::string what = "sm_90 and newer: the row split over a thread-block cluster of 2 to " +
+                         std::to_string(kRowClusterMax) + " CTAs of " + std::to_string(v.threads) +
+                         " threads, each streaming its slice as the cached variants do (its slice "
+                         "of " +
+                         cachedStreams(rk) + " first copied into as much as 1/" +
+                         std::to_string(v.blocksPerSM) +
+                         " of a multiprocessor's shared memory holds), the partials combined "
+                         "through distributed shared memory, vectors of " +
+                         std::to_string(vector);
+      plan.variants.push_back({rowKernelName(rk, v, vector), what});
+      if (rk.vector == 1)
+        break;
+    }
   for (const RowVariant &v : kRowVariants) {
     std::string what;
     if (v.looped())
@@ -340,7 +374,13 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   if (rk.cachedBytes() == 0)
     rule += std::string(first.suffix);
   else
-    rule += std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else " +
+    rule += std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else on " +
+            "devices with thread-block clusters (compute capability 9.0 and newer) " +
+            kRowClusterVariant.suffix + " in clusters of C CTAs, the fewest of 2, 4 and " +
+            std::to_string(kRowClusterMax) + " whose caches (" + first.suffix +
+            "'s size each) hold the row, else " + std::to_string(kRowClusterMax) +
+            ", each CTA caching its slice of S / C positions (rounded up to whole vectors), and "
+            "on other devices " +
             last.suffix +
             "; each caches min(S, F) row positions in dynamic shared memory, S = L rounded up "
             "to whole vectors past the row's start, F = what its share of a multiprocessor's "
@@ -361,9 +401,13 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
                         "block), 2^31 - 1), a grid-stride loop over rows; the cached variant's "
                         "dynamic shared memory as its selection says";
+  if (rk.clustered())
+    plan.launchGeometry += "; the cluster variant: clusters of C CTAs, a cluster per row, grid C x "
+                           "min(rows, (2^31 - 1) / C)";
   plan.bytesMoved = kernelBytesMoved(rk.tensors);
   plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
   plan.hostLaunch = hostLaunch(rk);
+  plan.clusterLaunch = rk.clustered();
 }
 
 } // namespace fuserc

@@ -102,6 +102,18 @@ struct RowCachedVariant {
 // 86 / 95 against 75 / 90 for a block of 1024 holding the row in registers
 // (b1024x32, since dropped), so the cached variants start above 16384.
 inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1024", 1024, 1}};
+// The cluster variant (sm_90 and newer): the cached streaming kernel of a
+// block of `threads` with each row split into C equal slices, one per CTA
+// of a thread-block cluster of C, each CTA caching its slice in its share
+// (1 / blocksPerSM) of a multiprocessor's shared memory and combining its
+// phases' partials with the other CTAs' through distributed shared memory.
+// The host takes it for rows the first cached variant holds less than 3/4
+// of, on devices with clusters, with the fewest CTAs (2, 4 or 8, at most
+// kRowClusterMax) whose caches hold the whole row, else 8 caching each
+// slice in part: rows of 131072 and 262144 bf16 are read from global
+// memory once instead of in every pass.
+inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
+inline constexpr int kRowClusterMax = 8;
 // Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %
 // of copy) with 1024 threads caching the whole row: 4: 58 / 84, 2: 56 /
 // 85; an earlier form with 512 threads: 4: 36 / 51, 8: 29 / 34.
@@ -150,6 +162,8 @@ struct RowKernel {
   // row position.
   bool cached(size_t t) const { return contiguous() && streams[t] && streams[t]->cached; }
   int cachedBytes() const;
+  // Whether the cluster variant is generated: rows with a cache to split.
+  bool clustered() const { return contiguous() && cachedBytes() > 0; }
 };
 
 std::string rowKernelName(const RowKernel &k, const RowVariant &v);

@@ -178,7 +178,10 @@ BINDINGS["gelu_bwd_bias_grad"] = BINDINGS["gelu_bwd_bias_grad"] + [
 
 # long_rows.fus: row lengths on both sides of 16384 (the largest held in
 # registers, then streaming) and 32768 elements, up to 262151; odd
-# lengths; one row and a few.
+# lengths; one row and a few. On sm_90 rows past what m512 caches run the
+# cluster variant: 131071 and 262144 bf16 over clusters of 4 and 8 CTAs
+# caching the whole row, 1048583 over 8 CTAs caching each slice in part;
+# more rows (40) than a wave of clusters holds at 262144.
 _LONG_ROWS = [
     {"M": 2, "N": 16384},
     {"M": 1, "N": 16385},
@@ -192,6 +195,8 @@ _LONG_ROWS = [
     {"M": 1, "N": 262144},
     {"M": 3, "N": 262144},
     {"M": 2, "N": 262151},
+    {"M": 40, "N": 262144},
+    {"M": 2, "N": 1048583},
 ]
 BINDINGS["long_rows"] = _LONG_ROWS
 BINDINGS["long_rows.xent_odd"] = [{"M": 1, "V": 50257}, {"M": 4, "V": 50257},

@@ -25,10 +25,17 @@ bool mentions(std::string_view code, std::string_view identifier);
 std::string runtimeDeclarations(const std::string &prefix);
 // Everything the fusions' implementations share: includes, the extent
 // helpers, error reporting, argument checks, the embedded fatbin, its loader
-// and NAME_launch_kernel. `kernels` lists every kernel symbol of the fatbin.
+// and NAME_launch_kernel, and with `clusters` (a kernel launches in
+// thread-block clusters) clusterLaunchSupport. `kernels` lists every kernel
+// symbol of the fatbin.
 std::string runtimeImplementation(const std::string &prefix,
                                   const std::vector<std::string> &kernels,
-                                  const std::string &fatbin);
+                                  const std::string &fatbin, bool clusters);
+// NAME_clusters_supported and NAME_launch_cluster_kernel
+// (HeaderClusterLaunch.cpp), part of runtimeImplementation where a kernel
+// launches in clusters: headers without such kernels need no
+// cuLaunchKernelEx (CUDA 12.0 and newer drivers).
+std::string clusterLaunchSupport(const std::string &prefix);
 // The file-scope identifiers runtimeDeclarations and runtimeImplementation
 // define, without the prefix ("status", "launch_kernel", ...).
 const std::vector<std::string> &runtimeIdentifiers();

@@ -603,7 +603,7 @@ std::string runtimeDeclarations(const std::string &prefix) {
 
 std::string runtimeImplementation(const std::string &prefix,
                                   const std::vector<std::string> &kernels,
-                                  const std::string &fatbin) {
+                                  const std::string &fatbin, bool clusters) {
   std::string out = substitutePrefix(kSupport, prefix);
   out += "\n/* ---- the embedded kernels ---- */\n\n";
   out += embedFatbin(prefix, fatbin);
@@ -613,6 +613,8 @@ std::string runtimeImplementation(const std::string &prefix,
     out += "\n  \"" + k + "\",";
   out += kernels.empty() ? "NULL};\n" : "\n  NULL};\n";
   out += substitutePrefix(kLoader, prefix);
+  if (clusters)
+    out += clusterLaunchSupport(prefix);
   return out;
 }
 
@@ -663,6 +665,8 @@ const std::vector<std::string> &runtimeIdentifiers() {
                                                         "acquire_kernel",
                                                         "release_kernel",
                                                         "launch_kernel",
+                                                        "clusters_supported",
+                                                        "launch_cluster_kernel",
                                                         "OPTIN_DEVICES",
                                                         "shared_opted",
                                                         "shared_memory_limits",

@@ -74,6 +74,15 @@ std::vector<std::string> kernelSymbols(const std::vector<FusionModel> &models) {
   return {symbols.begin(), symbols.end()};
 }
 
+bool launchesClusters(const std::vector<FusionModel> &models) {
+  for (const FusionModel &m : models)
+    if (m.code)
+      for (const KernelPlan &k : m.code->kernels)
+        if (k.clusterLaunch)
+          return true;
+  return false;
+}
+
 // `helpersDone`: host helpers already emitted; fusions of one code generator
 // share them, and one copy is enough.
 std::string fusionImplementation(const FusionModel &m, std::set<std::string> &helpersDone) {
@@ -153,7 +162,8 @@ HeaderResult writeHeader(const std::string &name, const Module &module,
          "_IMPLEMENTATION_DONE)\n#define " + name + "_IMPLEMENTATION_DONE\n\n";
   out += "#include <pthread.h>\n#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n";
   out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
-  out += header::runtimeImplementation(name, kernelSymbols(models), fatbin);
+  out +=
+      header::runtimeImplementation(name, kernelSymbols(models), fatbin, launchesClusters(models));
   std::set<std::string> helpersDone;
   for (const FusionModel &m : models)
     out += "\n" + fusionImplementation(m, helpersDone);

@@ -39,7 +39,9 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   const std::string vector = parameter(k, "vector");
   std::vector<std::string> expected;
   for (const char *shape : {"g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32", "b256x32",
-                            "b512x32", "m512", "m1024"}) {
+                            "b512x32", "m512", "m1024", "c512"}) {
+    if (std::string(shape) == "c512" && !k.clusterLaunch)
+      continue; // rows without a cache have no cluster variant
     expected.push_back("v" + vector + "_" + shape);
     if (vector != "1")
       expected.push_back(std::string("v1_") + shape);
@@ -126,8 +128,10 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
   EXPECT_NE(k.selection.find("b512x32 up to 16384, above 16384 a cached streaming variant"),
             std::string::npos)
       << k.selection;
-  EXPECT_NE(k.selection.find("m512 when its cache holds at least 3/4 of the row, else m1024"),
+  EXPECT_NE(k.selection.find("m512 when its cache holds at least 3/4 of the row, else on devices "
+                             "with thread-block clusters (compute capability 9.0 and newer) c512"),
             std::string::npos);
+  EXPECT_NE(k.selection.find("and on other devices m1024"), std::string::npos);
   // The logits' whole vectors are copied asynchronously; the passes read
   // cached positions from shared memory, the rest from global memory.
   EXPECT_NE(g.source.find("const R head = (R)(o0 % 8 + 8) % 8;"), std::string::npos);
@@ -145,6 +149,49 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("if (a.len > 1073741824LL) vec = 0;"), std::string::npos);
   EXPECT_NE(g.source.find("if (ok1_7) ((__nv_bfloat16 *)a.ptr[2] + o2 + k1)[7] = t2_l[1][7];"),
+            std::string::npos);
+}
+
+TEST(RowReductionCodegen, RowsPastOneCacheSplitOverAThreadBlockCluster) {
+  Generated g = generate(fileText("bench/cases/xent_bwd.fus"));
+  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  EXPECT_TRUE(k.clusterLaunch);
+  // On devices with clusters, the fewest CTAs (2, 4, 8) whose caches hold
+  // the row, each caching its slice; launched in clusters of that many.
+  EXPECT_NE(k.hostLaunch.find("} else if (FUSERC_NAME_clusters_supported()) {\n"
+                              "          cluster = 2;\n"
+                              "          while (cluster < 8 && cluster * fit < span)\n"
+                              "            cluster *= 2;\n"
+                              "          kernel = shifted == 1 ? \"xent_bwd_k0_v1_c512\" : "
+                              "\"xent_bwd_k0_v8_c512\";"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * "
+                              "shifted;"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("st = FUSERC_NAME_launch_cluster_kernel(kernel, (unsigned)groups * "
+                              "cluster, cluster, block, shared, &a, stream);"),
+            std::string::npos);
+  // Each CTA runs its slice [lo, hi) of the row and caches [lo, PE); the
+  // max and the sum combine over the cluster through distributed shared
+  // memory, and no CTA leaves while another may read its slots. The sm_80
+  // build of the kernel is empty.
+  const size_t kernel = g.source.find("void __launch_bounds__(512, 2) xent_bwd_k0_v8_c512(");
+  ASSERT_NE(kernel, std::string::npos);
+  const std::string body = g.source.substr(kernel, g.source.find("\n}\n", kernel) - kernel);
+  EXPECT_NE(body.find("#if __CUDA_ARCH__ >= 900"), std::string::npos);
+  EXPECT_NE(body.find("for (I row = (I)(blockIdx.x / ctas); row < (I)a.rows; row += "
+                      "(I)(gridDim.x / ctas)) {"),
+            std::string::npos);
+  EXPECT_NE(body.find("const R lo = (R)cta * slice, hi = span < lo + slice ? span : lo + slice;"),
+            std::string::npos);
+  EXPECT_NE(body.find("fuserc_async_copy<16>(t0_c + (pb - lo), "), std::string::npos);
+  EXPECT_NE(body.find("fuserc_cluster_reduce(fuserc_block_reduce<16>(p0, fuserc_red_max(), "
+                      "red_f32), fuserc_red_max(), cl_f32 + cl_at + 0)"),
+            std::string::npos)
+      << body.substr(0, 4000);
+  EXPECT_NE(body.find("fuserc_cluster_exit_sync();\n#endif"), std::string::npos);
+  EXPECT_NE(g.source.find("__device__ __forceinline__ T fuserc_cluster_reduce("),
             std::string::npos);
 }
 
