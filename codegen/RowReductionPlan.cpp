@@ -117,8 +117,10 @@ std::string contiguousCheck(const RowKernel &rk) {
 // The cached variants' launch: the first whose cache (`a.cache` row
 // positions: all of the row's, or as many as the shared memory left to
 // each of its blocks on a multiprocessor holds beside their static
-// scratch) holds at least 3/4 of the row, else the last; and the dynamic
-// shared memory that takes.
+// scratch) holds at least 3/4 of the row; else, on devices with clusters,
+// the cluster variant with the fewest CTAs whose caches hold 3/4 of it (at
+// most kRowClusterMax); else the last; and the dynamic shared memory that
+// takes.
 std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   auto choose = [&](const RowCachedVariant &v, const std::string &in) {
     return in + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
@@ -151,16 +153,20 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   static_assert(std::size(kRowCachedVariants) == 2, "one branch per cached variant");
   s += fit(first, pad);
   s += pad + "if (4 * fit >= 3 * span) {\n" + choose(first, pad + "  ");
-  const std::string in = pad + "  ";
-  s += pad + "} else if (FUSERC_NAME_clusters_supported()) {\n";
-  // Its blocks take what m512's take (the same `fit`).
+  const std::string in = pad + "  ", in2 = in + "  ";
+  s += pad + "} else {\n" + fit(last, in);
+  s += in + "if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported()) {\n" + choose(last, in2);
+  // The cluster's blocks take what m512's take; each CTA caches its slice
+  // of the row. Clusters of more CTAs measured slower (a barrier per
+  // combine waits for the slowest): the fewest that cache 3/4 of the row.
   static_assert(kRowClusterVariant.blocksPerSM == kRowCachedVariants[0].blocksPerSM);
-  s += in + "cluster = 2;\n" + in + "while (cluster < " + std::to_string(kRowClusterMax) +
-       " && cluster * fit < span)\n" + in + "  cluster *= 2;\n";
-  s += choose(kRowClusterVariant, in);
-  s += in + "/* each CTA's slice of the row */\n";
-  s += in + "span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * shifted;\n";
-  s += pad + "} else {\n" + fit(last, in) + choose(last, in) + pad + "}\n";
+  s += in + "} else {\n" + fit(kRowClusterVariant, in2);
+  s += in2 + "cluster = 2;\n" + in2 + "while (cluster < " + std::to_string(kRowClusterMax) +
+       " && 4 * cluster * fit < 3 * span)\n" + in2 + "  cluster *= 2;\n";
+  s += choose(kRowClusterVariant, in2);
+  s += in2 + "/* each CTA's slice of the row */\n";
+  s += in2 + "span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * shifted;\n";
+  s += in + "}\n" + pad + "}\n";
   s += pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n";
   s += pad + "shared = (unsigned)(" + shared + ");\n";
   return s;
@@ -374,20 +380,21 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   if (rk.cachedBytes() == 0)
     rule += std::string(first.suffix);
   else
-    rule += std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else on " +
-            "devices with thread-block clusters (compute capability 9.0 and newer) " +
-            kRowClusterVariant.suffix + " in clusters of C CTAs, the fewest of 2, 4 and " +
-            std::to_string(kRowClusterMax) + " whose caches (" + first.suffix +
-            "'s size each) hold the row, else " + std::to_string(kRowClusterMax) +
-            ", each CTA caching its slice of S / C positions (rounded up to whole vectors), and "
-            "on other devices " +
-            last.suffix +
-            "; each caches min(S, F) row positions in dynamic shared memory, S = L rounded up "
-            "to whole vectors past the row's start, F = what its share of a multiprocessor's "
-            "shared memory (1 / blocks per multiprocessor, less 1 KiB, at most the opt-in "
-            "limit per block) holds, less " +
-            std::to_string(kRowCachedReserve) + " bytes, at " + std::to_string(rk.cachedBytes()) +
-            " bytes per position";
+    rule +=
+        std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else " +
+        last.suffix +
+        " when its cache does or the device has no thread-block clusters (compute "
+        "capability below 9.0), else " +
+        kRowClusterVariant.suffix + " in clusters of C CTAs, the fewest of 2, 4 and " +
+        std::to_string(kRowClusterMax) + " whose caches (" + first.suffix +
+        "'s size each) hold at least 3/4 of the row, else " + std::to_string(kRowClusterMax) +
+        ", each CTA running and caching its slice of S / C positions (rounded up to whole "
+        "vectors); each caches min(S, F) row positions in dynamic shared memory, S = L rounded up "
+        "to whole vectors past the row's start, F = what its share of a multiprocessor's "
+        "shared memory (1 / blocks per multiprocessor, less 1 KiB, at most the opt-in "
+        "limit per block) holds, less " +
+        std::to_string(kRowCachedReserve) + " bytes, at " + std::to_string(rk.cachedBytes()) +
+        " bytes per position";
   rule += ". ";
   rule += "Otherwise (or when L > " + std::to_string(kRowCachedMaxLength) + ") a general variant: ";
   below = 0;

@@ -107,11 +107,17 @@ inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1
 // of a thread-block cluster of C, each CTA caching its slice in its share
 // (1 / blocksPerSM) of a multiprocessor's shared memory and combining its
 // phases' partials with the other CTAs' through distributed shared memory.
-// The host takes it for rows the first cached variant holds less than 3/4
-// of, on devices with clusters, with the fewest CTAs (2, 4 or 8, at most
-// kRowClusterMax) whose caches hold the whole row, else 8 caching each
-// slice in part: rows of 131072 and 262144 bf16 are read from global
-// memory once instead of in every pass.
+// The host takes it, on devices with clusters, for rows neither cached
+// variant holds 3/4 of, with the fewest CTAs (2, 4 or 8, at most
+// kRowClusterMax) whose caches hold 3/4 of the row, else 8. On an H100
+// (2026-11-25, softmax / rmsnorm bf16, % of copy), against m1024 alone:
+// rows of 196608 87 / 85 (86 / 85), 262144 85 / 84 (64 / 74), 524288 83 /
+// 81. Each combine is a cluster barrier that waits for the slowest CTA, so
+// more CTAs cost: at 131072, 4 CTAs caching the whole row ran 83 / 86, 8
+// ran 62 / 69, and m1024 (7/8 of the row cached) 89 / 93; at 262144, 8
+// CTAs caching it whole 81 / 81 against 4 caching 7/8 of it 85 / 84. One
+// CTA of 1024 per multiprocessor in clusters of 2 to 8: 74 / 89 at 131072,
+// 70 / 82 at 262144.
 inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
 inline constexpr int kRowClusterMax = 8;
 // Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %

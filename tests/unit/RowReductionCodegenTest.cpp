@@ -128,10 +128,11 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
   EXPECT_NE(k.selection.find("b512x32 up to 16384, above 16384 a cached streaming variant"),
             std::string::npos)
       << k.selection;
-  EXPECT_NE(k.selection.find("m512 when its cache holds at least 3/4 of the row, else on devices "
-                             "with thread-block clusters (compute capability 9.0 and newer) c512"),
-            std::string::npos);
-  EXPECT_NE(k.selection.find("and on other devices m1024"), std::string::npos);
+  EXPECT_NE(k.selection.find("m512 when its cache holds at least 3/4 of the row, else m1024 when "
+                             "its cache does or the device has no thread-block clusters (compute "
+                             "capability below 9.0), else c512 in clusters of C CTAs"),
+            std::string::npos)
+      << k.selection;
   // The logits' whole vectors are copied asynchronously; the passes read
   // cached positions from shared memory, the rest from global memory.
   EXPECT_NE(g.source.find("const R head = (R)(o0 % 8 + 8) % 8;"), std::string::npos);
@@ -156,16 +157,19 @@ TEST(RowReductionCodegen, RowsPastOneCacheSplitOverAThreadBlockCluster) {
   Generated g = generate(fileText("bench/cases/xent_bwd.fus"));
   const KernelPlan &k = onlyRowKernel(g, "normalization");
   EXPECT_TRUE(k.clusterLaunch);
-  // On devices with clusters, the fewest CTAs (2, 4, 8) whose caches hold
-  // the row, each caching its slice; launched in clusters of that many.
-  EXPECT_NE(k.hostLaunch.find("} else if (FUSERC_NAME_clusters_supported()) {\n"
-                              "          cluster = 2;\n"
-                              "          while (cluster < 8 && cluster * fit < span)\n"
-                              "            cluster *= 2;\n"
-                              "          kernel = shifted == 1 ? \"xent_bwd_k0_v1_c512\" : "
-                              "\"xent_bwd_k0_v8_c512\";"),
+  // Rows neither m512 nor m1024 caches 3/4 of, on devices with clusters:
+  // the fewest CTAs (2, 4, 8) whose caches hold 3/4 of the row, each
+  // caching its slice; launched in clusters of that many.
+  EXPECT_NE(k.hostLaunch.find("if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported()) {\n"
+                              "            kernel = shifted == 1 ? \"xent_bwd_k0_v1_m1024\""),
             std::string::npos)
       << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("cluster = 2;\n"
+                              "            while (cluster < 8 && 4 * cluster * fit < 3 * span)\n"
+                              "              cluster *= 2;\n"
+                              "            kernel = shifted == 1 ? \"xent_bwd_k0_v1_c512\" : "
+                              "\"xent_bwd_k0_v8_c512\";"),
+            std::string::npos);
   EXPECT_NE(k.hostLaunch.find("span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * "
                               "shifted;"),
             std::string::npos);
