@@ -75,6 +75,12 @@ private:
   // The vector variant (TransposeVectorVariant.cpp), and the host's test
   // that its vectors are aligned and whole.
   std::string vectorKernel(bool wide);
+  // Whether the vector kernel packs input tile k (packed_): 2-byte
+  // elements, tiles of 64 x 64, vectors of 8. Its staging statements and
+  // the column vector a computing thread loads.
+  bool packable(size_t k) const;
+  std::string packedStaging(size_t k) const;
+  std::string packedColumn(size_t k, const std::string &a) const;
   std::string vectorCondition() const;
 
   const SegmentedFusion &sf_;
@@ -101,6 +107,12 @@ private:
   // Where the element being emitted reads input tiles ("[bL][aL]") and
   // vector registers ("[p][v]"; empty: scalar variant).
   std::string tileAt_, vectorAt_;
+  // The vector kernel being emitted: which tiles hold 2-byte elements
+  // packed in pairs along B (packedTile), and the element of their column
+  // vector u<k> a value reads ("[v]").
+  std::vector<bool> packed_;
+  std::string packedAt_;
+  bool packed(size_t k) const { return k < packed_.size() && packed_[k]; }
 };
 
 } // namespace fuserc::transpose

@@ -80,7 +80,8 @@ std::string TransposeEmitter::read(const Value &input, const Coords &coords) {
   }
   for (size_t k = 0; k < tiles_.size(); ++k)
     if (sameAccess(tiles_[k], access))
-      return "fuserc_load(" + tileName(k) + tileAt_ + ")";
+      return packed(k) ? "fuserc_load(u" + std::to_string(k) + packedAt_ + ")"
+                       : "fuserc_load(" + tileName(k) + tileAt_ + ")";
   for (size_t j = 0; j < vectorReads_.size() && !vectorAt_.empty(); ++j)
     if (sameAccess(vectorReads_[j], access))
       return "fuserc_load(d" + std::to_string(j) + vectorAt_ + ")";
@@ -284,8 +285,13 @@ std::string TransposeEmitter::kernelHead(const std::string &name, int tileA, int
       name + "(const " + base_ + "_args a) {\n";
   s += std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
   for (size_t k = 0; k < tiles_.size(); ++k)
-    s += "  __shared__ " + cudaStorageType(tensors_[tiles_[k].tensor].storage) + " " + tileName(k) +
-         "[" + TB + "][" + TA + " + 1];  // " + tensors_[tiles_[k].tensor].what + "\n";
+    if (packed(k))
+      s += "  __shared__ __align__(16) unsigned " + tileName(k) + "[" + TA + "][" + TB +
+           " / 2];  // " + tensors_[tiles_[k].tensor].what + ", pairs along B (swizzled)\n";
+    else
+      s += "  __shared__ " + cudaStorageType(tensors_[tiles_[k].tensor].storage) + " " +
+           tileName(k) + "[" + TB + "][" + TA + " + 1];  // " + tensors_[tiles_[k].tensor].what +
+           "\n";
   s += "  const I eA = (I)a.size[" + A + "], eB = (I)a.size[" + B + "];\n";
   s += "  const I tilesA = (eA + " + TA + " - 1) / " + TA + ", tilesB = (eB + " + TB + " - 1) / " +
        TB + ";\n";

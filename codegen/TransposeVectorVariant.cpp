@@ -10,6 +10,16 @@
 // 65 elements, the column reads are free of bank conflicts for 2-byte
 // elements and 2-way for 4-byte ones.
 //
+// 2-byte input tiles (vectors of 8) are packed instead: a thread stages
+// rows 2 ra and 2 ra + 1 and stores words of the two elements of each
+// column (8 word stores, not 16 of 2 bytes), in rows along A swizzled by
+// 16-byte chunks, so the computing thread loads its 8 elements along B as
+// one 16-byte vector (not 8 loads of 2 bytes); both sides are free of bank
+// conflicts (packedStaging). On an H100 (2026-11-25, two runs each,
+// transpose_3d, copy 3000 GB/s) 2513 / 2507 GB/s before, 2523 / 2517
+// after: the H100 is not bound by these instructions; the H200, whose
+// kernel kept its issue slots 66% busy, was not available to measure it.
+//
 // On the H200 (2026-11-21, one run, GB/s of transpose_add f32 8192^2 /
 // transpose_3d f16 [64, 512, 768], copy 4215): this variant 4194 / 3084;
 // with __launch_bounds__ asking for 8 blocks per SM 2149 / 3190, for 4
@@ -56,7 +66,14 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
   for (size_t k = 0; k < tiles_.size(); ++k)
     (tiles_[k].output ? outputs : inputs).push_back(k);
   // Tile rows and columns of pass p (vector element v) in either mapping.
-  auto rowA = [&](int p) { return "ra + " + std::to_string(p * RA); };
+  packed_.assign(tiles_.size(), false);
+  for (size_t k : inputs)
+    packed_[k] = packable(k);
+  const bool pairs = std::find(packed_.begin(), packed_.end(), true) != packed_.end();
+  // With packed tiles a thread stages rows 2 ra and 2 ra + 1 (PA = 2).
+  auto rowA = [&](int p) {
+    return pairs ? "2 * ra + " + std::to_string(p) : "ra + " + std::to_string(p * RA);
+  };
   auto columnA = [&](int v) { return "va * " + Vs + " + " + std::to_string(v); };
   auto rowB = [&](int p) { return "rb + " + std::to_string(p * RB); };
   auto columnB = [&](int v) { return "vb * " + Vs + " + " + std::to_string(v); };
@@ -103,10 +120,15 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
            vectorLoad("l" + std::to_string(k) + "[" + std::to_string(p) + "]", tiles_[k]);
     s += close;
   }
+  for (size_t k : inputs)
+    if (packed(k))
+      s += packedStaging(k);
   for (int p = 0; p < PA && !inputs.empty(); ++p) {
+    if (std::all_of(inputs.begin(), inputs.end(), [&](size_t k) { return packed(k); }))
+      break;
     s += "    if (ok[" + std::to_string(p) + "]) {\n";
     for (size_t k : inputs)
-      for (int v = 0; v < V; ++v)
+      for (int v = 0; v < V && !packed(k); ++v)
         s += "      " + tileName(k) + "[" + rowA(p) + "][" + columnA(v) + "] = l" +
              std::to_string(k) + "[" + std::to_string(p) + "][" + std::to_string(v) + "];\n";
     s += "    }\n";
@@ -124,9 +146,13 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
     s += at(p, false);
     for (size_t j = 0; j < vectorReads_.size(); ++j)
       s += "        " + vectorLoad("d" + std::to_string(j) + "[" + ps + "]", vectorReads_[j]);
+    for (size_t k : inputs)
+      if (packed(k))
+        s += packedColumn(k, rowB(p));
     for (int v = 0; v < V; ++v) {
       const std::string vs = std::to_string(v);
       vectorAt_ = "[" + ps + "][" + vs + "]";
+      packedAt_ = "[" + vs + "]";
       s += "        {\n          const I c" + B + " = tb * " + std::to_string(TB) + " + vb * " +
            Vs + " + " + vs + ";\n";
       s += emitBody("[" + columnB(v) + "][" + rowB(p) + "]", vectorAt_, "          ");
@@ -135,6 +161,7 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
     s += close;
   }
   vectorAt_.clear();
+  packedAt_.clear();
   for (int p = 0; p < PB; ++p) {
     const std::string ps = std::to_string(p);
     s += at(p, false);
@@ -170,7 +197,42 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
   if (!tiles_.empty())
     s += "    __syncthreads();\n";
   s += "  }\n}\n\n";
+  packed_.clear();
   return s;
+}
+
+bool TransposeEmitter::packable(size_t k) const {
+  return !tiles_[k].output && dtypeBytes(tensors_[tiles_[k].tensor].storage) == 2 && vector_ == 8 &&
+         vectorTileA_ == 64 && vectorTileB_ == 64;
+}
+
+// Rows 2 ra and 2 ra + 1 of input tile k (vectors l<k>[0] and [1] at
+// columns 8 va ...) into the tile as words of the two elements of a column,
+// word (a, ra) at column (ra / 4 ^ a / 8 % 8) * 4 + ra % 4 of row a: a
+// warp's stores of one element fall in distinct banks, and a column's
+// words for rows 8 j ... 8 j + 7 are 16 contiguous bytes (chunk j ^ a / 8
+// % 8), which the computing threads of a quarter-warp read in distinct
+// banks. Both rows are inside or neither (eB is a multiple of 8).
+std::string TransposeEmitter::packedStaging(size_t k) const {
+  const std::string ks = std::to_string(k), l = "l" + ks;
+  std::string s = "    if (ok[0]) {  // " + tileName(k) + ": pairs of rows as words\n";
+  s += "      const unsigned *r0 = (const unsigned *)" + l + "[0], *r1 = (const unsigned *)" + l +
+       "[1];\n";
+  s += "      const int at = (((ra >> 2) ^ va) << 2) | (ra & 3);\n";
+  for (int e = 0; e < 8; ++e)
+    s += "      " + tileName(k) + "[va * 8 + " + std::to_string(e) + "][at] = __byte_perm(r0[" +
+         std::to_string(e / 2) + "], r1[" + std::to_string(e / 2) + "], " +
+         (e % 2 ? "0x7632" : "0x5410") + ");\n";
+  return s + "    }\n";
+}
+
+// u<k>: the 8 elements of input tile k at row `a` (along A) and columns 8
+// vb ... 8 vb + 7 (along B), one 16-byte load (packedStaging's layout).
+std::string TransposeEmitter::packedColumn(size_t k, const std::string &a) const {
+  const std::string ks = std::to_string(k), T = cudaStorageType(tensors_[tiles_[k].tensor].storage);
+  return "        __align__(16) " + T + " u" + ks + "[8];\n        *(fuserc_bytes16 *)u" + ks +
+         " = *(const fuserc_bytes16 *)&" + tileName(k) + "[" + a + "][(vb ^ (((" + a +
+         ") >> 3) & 7)) << 2];\n";
 }
 
 // Each tiled or vector tensor: stride 1 along the dim read at c<along>
