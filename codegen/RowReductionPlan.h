@@ -110,14 +110,14 @@ inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1
 // The host takes it, on devices with clusters, for rows neither cached
 // variant holds 3/4 of, with the fewest CTAs (2, 4 or 8, at most
 // kRowClusterMax) whose caches hold 3/4 of the row, else 8. On an H100
-// (2026-11-25, softmax / rmsnorm bf16, % of copy), against m1024 alone:
-// rows of 196608 87 / 85 (86 / 85), 262144 85 / 84 (64 / 74), 524288 83 /
-// 81. Each combine is a cluster barrier that waits for the slowest CTA, so
-// more CTAs cost: at 131072, 4 CTAs caching the whole row ran 83 / 86, 8
-// ran 62 / 69, and m1024 (7/8 of the row cached) 89 / 93; at 262144, 8
-// CTAs caching it whole 81 / 81 against 4 caching 7/8 of it 85 / 84. One
-// CTA of 1024 per multiprocessor in clusters of 2 to 8: 74 / 89 at 131072,
-// 70 / 82 at 262144.
+// (2026-11-25, softmax / rmsnorm bf16, % of copy): rows of 262144 85 / 84
+// (m1024 alone 64 / 74), 524288 83 / 81, 1048576 62 / 68 (51 / 62). Each
+// combine is a cluster barrier that waits for the slowest CTA, so more
+// CTAs cost: at 131072, 4 CTAs caching the whole row ran 83 / 86, 8 ran
+// 62 / 69, and m1024 (7/8 of the row cached) 89 / 93; at 262144, 8 CTAs
+// caching it whole 81 / 81 against 4 caching 7/8 of it 85 / 84. One CTA of
+// 1024 per multiprocessor in clusters of 2 to 8: 74 / 89 at 131072, 70 /
+// 82 at 262144 (bench/README.md).
 inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
 inline constexpr int kRowClusterMax = 8;
 // Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %
