@@ -155,7 +155,8 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   s += pad + "if (4 * fit >= 3 * span) {\n" + choose(first, pad + "  ");
   const std::string in = pad + "  ", in2 = in + "  ";
   s += pad + "} else {\n" + fit(last, in);
-  s += in + "if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported()) {\n" + choose(last, in2);
+  s += in + "if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported(\"" +
+       rowKernelName(rk, kRowClusterVariant, rk.vector) + "\")) {\n" + choose(last, in2);
   // The cluster's blocks take what m512's take; each CTA caches its slice
   // of the row. Clusters of more CTAs measured slower (a barrier per
   // combine waits for the slowest): the fewest that cache 3/4 of the row.
@@ -384,7 +385,8 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
         std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else " +
         last.suffix +
         " when its cache does or the device has no thread-block clusters (compute "
-        "capability below 9.0), else " +
+        "capability below 9.0, or a fatbin without code for compute capability 9.0 or newer), "
+        "else " +
         kRowClusterVariant.suffix + " in clusters of C CTAs, the fewest of 2, 4 and " +
         std::to_string(kRowClusterMax) + " whose caches (" + first.suffix +
         "'s size each) hold at least 3/4 of the row, else " + std::to_string(kRowClusterMax) +

@@ -9,18 +9,29 @@ namespace fuserc::header {
 namespace {
 
 const char *const kClusterLaunch = R"c(
-/* Whether the current context's device runs thread-block clusters
-   (compute capability 9.0 and newer). 0 when the driver cannot say: the
-   launch then takes a variant without clusters. */
-static @P@_UNUSED int @P@_clusters_supported(void) {
+/* Whether `kernel` runs in thread-block clusters on the current context's
+   device: compute capability 9.0 and newer, and the kernel's code built for
+   a virtual architecture with clusters (PTX version 9.0 and newer). A fatbin
+   built for older architectures only holds the kernel's build without
+   clusters (an empty body), which the driver would compile for this device
+   from its PTX. 0 when the driver cannot say: the launch then takes a
+   variant without clusters (which reports any failure of the driver). */
+static @P@_UNUSED int @P@_clusters_supported(const char *kernel) {
   CUdevice device;
-  int major = 0;
+  CUkernel handle = NULL;
+  CUresult result;
+  int major = 0, ptx = 0;
   if (cuCtxGetDevice(&device) != CUDA_SUCCESS)
     return 0;
   if (cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) !=
-      CUDA_SUCCESS)
+          CUDA_SUCCESS ||
+      major < 9)
     return 0;
-  return major >= 9;
+  if (@P@_acquire_kernel(kernel, 0, device, &handle) != @P@_OK)
+    return 0;
+  result = cuKernelGetAttribute(&ptx, CU_FUNC_ATTRIBUTE_PTX_VERSION, handle, device);
+  @P@_release_kernel();
+  return result == CUDA_SUCCESS && ptx >= 90;
 }
 
 /* As @P@_launch_kernel, a one-dimensional grid of `grid_x` blocks (a
