@@ -244,13 +244,18 @@ def run_guarded(report, ctx, spec, binding, body):
 # ---------------------------------------------------------------------------
 # Files, examples, main.
 
-def build_source(args, group, source, report):
-    """The Build of one file, or None (recorded as SKIP or FAIL)."""
+def case_name(args, group, stem, arch):
+    return "%s/%s" % (group, stem) + ("" if arch == args.arch else "@" + arch)
+
+
+def build_source(args, group, source, arch, report):
+    """The Build of one file for `arch`, or None (recorded as SKIP or FAIL)."""
     stem = os.path.splitext(os.path.basename(source))[0]
-    case = "%s/%s" % (group, stem)
+    case = case_name(args, group, stem, arch)
+    work = os.path.join(args.work, group if arch == args.arch else group + "@" + arch)
     try:
-        built = loader.build(args.fuserc, args.interp, source, os.path.join(args.work, group),
-                             args.dlpack_include, args.arch, args.cuda_home,
+        built = loader.build(args.fuserc, args.interp, source, work,
+                             args.dlpack_include, arch, args.cuda_home,
                              shapes.FUSERC_OPTIONS.get(stem, ()))
         for spec in built.signature:
             loader.match_prototypes(built.name, spec["name"], built.functions[spec["name"]], spec)
@@ -302,21 +307,25 @@ def main():
     example_build = None
     lost = None
     sources = discover_sources(args.cases)
+    builds = []
     for group, source in sources:
-        built = build_source(args, group, source, report)
+        stem = os.path.splitext(os.path.basename(source))[0]
+        for arch in [args.arch] + [a for a in shapes.EXTRA_ARCHS.get(stem, ()) if a != args.arch]:
+            builds.append((group, source, stem, arch))
+    for group, source, stem, arch in builds:
+        built = build_source(args, group, source, arch, report)
         if built is None:
             continue
-        stem = os.path.splitext(os.path.basename(source))[0]
-        if (group, stem) == EXAMPLE:
+        if (group, stem) == EXAMPLE and arch == args.arch:
             example_build = built
-        case = "%s/%s" % (group, stem)
+        case = case_name(args, group, stem, arch)
         if args.dry_run:
             report.add(case, ",".join(s["name"] for s in built.signature), "-", "BUILT",
                        "manifest: %s" % ("yes" if built.manifest is not None else "none"))
             continue
         library = loader.Library(built)
         ctx = dict(case=case, stem=stem, source=source, lost=lost,
-                   work=os.path.join(args.work, group, built.name, "runs"))
+                   work=os.path.join(built.out_dir, "runs"))
         for spec in built.signature:
             test_fusion(args, ctx, library, spec, report)
         lost = ctx["lost"]

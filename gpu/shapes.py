@@ -241,6 +241,14 @@ FUSERC_OPTIONS = {
     "resize": ["--schedulers", "alias,pointwise"],
 }
 
+# Files built and tested again for other --arch lists (case "group/stem@arch"):
+# long_rows.fus for sm_80 alone, whose fatbin has no code for clusters, so
+# on sm_90 the launch must take m1024 where it would take the cluster
+# variant (whose sm_80 build is empty).
+EXTRA_ARCHS = {
+    "long_rows": ["sm_80"],
+}
+
 
 def _lookup(table, stem, fusion):
     return table.get("%s.%s" % (stem, fusion), table.get(stem))
