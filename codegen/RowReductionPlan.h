@@ -107,7 +107,8 @@ inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1
 // of a thread-block cluster of C, each CTA caching its slice in its share
 // (1 / blocksPerSM) of a multiprocessor's shared memory and combining its
 // phases' partials with the other CTAs' through distributed shared memory.
-// The host takes it, on devices with clusters, for rows neither cached
+// The host takes it, on devices with clusters and where the kernel has
+// code for them (PTX version 9.0 or newer), for rows neither cached
 // variant holds 3/4 of, with the fewest CTAs (2, 4 or 8, at most
 // kRowClusterMax) whose caches hold 3/4 of the row, else 8. On an H100
 // (2026-11-25, softmax / rmsnorm bf16, % of copy): rows of 262144 85 / 84
