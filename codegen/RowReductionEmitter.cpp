@@ -32,21 +32,16 @@ EmittedKernel RowReductionEmitter::run() {
   findStreams();
   EmittedKernel out;
   out.source = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
-  for (const RowFastVariant &v : kRowFastVariants) {
-    out.source += contiguousKernel(v, k_.vector);
-    if (k_.vector > 1)
-      out.source += contiguousKernel(v, 1);
-  }
-  for (const RowCachedVariant &v : kRowCachedVariants) {
-    out.source += cachedKernel(v, k_.vector);
-    if (k_.vector > 1)
-      out.source += cachedKernel(v, 1);
-  }
+  for (const RowFastVariant &v : kRowFastVariants)
+    for (int vector : k_.vectorWidths())
+      out.source += contiguousKernel(v, vector);
+  for (const RowCachedVariant &v : kRowCachedVariants)
+    for (int vector : k_.vectorWidths())
+      out.source += cachedKernel(v, vector);
   if (k_.clustered()) {
     out.source += clusterReduceCuda();
-    out.source += cachedKernel(kRowClusterVariant, k_.vector);
-    if (k_.vector > 1)
-      out.source += cachedKernel(kRowClusterVariant, 1);
+    for (int vector : k_.vectorWidths())
+      out.source += cachedKernel(kRowClusterVariant, vector);
   }
   for (const RowVariant &v : kRowVariants)
     out.source += generalKernel(v);

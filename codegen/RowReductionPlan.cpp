@@ -295,7 +295,7 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
   plan.parameters.push_back({"vector", std::to_string(rk.vector)});
   for (const RowFastVariant &v : kRowFastVariants)
-    for (int vector : {rk.vector, 1}) {
+    for (int vector : rk.vectorWidths()) {
       std::string what =
           v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
                                std::to_string(v.rowsPerBlock) + " rows per block"
@@ -305,11 +305,9 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
       what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
       plan.variants.push_back(
           {rowKernelName(rk, v, vector), what + ", vectors of " + std::to_string(vector)});
-      if (rk.vector == 1)
-        break;
     }
   for (const RowCachedVariant &v : kRowCachedVariants)
-    for (int vector : {rk.vector, 1}) {
+    for (int vector : rk.vectorWidths()) {
       std::string what = "a block of " + std::to_string(v.threads) +
                          " threads per row streaming it, " + std::to_string(kRowCachedUnroll) +
                          " vectors per thread per step, ";
@@ -327,11 +325,9 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
       else
         what += ", vectors of 1";
       plan.variants.push_back({rowKernelName(rk, v, vector), what});
-      if (rk.vector == 1)
-        break;
     }
   if (rk.clustered())
-    for (int vector : {rk.vector, 1}) {
+    for (int vector : rk.vectorWidths()) {
       const RowCachedVariant &v = kRowClusterVariant;
       std::string what = "sm_90 and newer: the row split over a thread-block cluster of 2 to " +
                          std::to_string(kRowClusterMax) + " CTAs of " + std::to_string(v.threads) +
@@ -343,8 +339,6 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
                          "through distributed shared memory, vectors of " +
                          std::to_string(vector);
       plan.variants.push_back({rowKernelName(rk, v, vector), what});
-      if (rk.vector == 1)
-        break;
     }
   for (const RowVariant &v : kRowVariants) {
     std::string what;

@@ -171,6 +171,11 @@ struct RowKernel {
   int cachedBytes() const;
   // Whether the cluster variant is generated: rows with a cache to split.
   bool clustered() const { return contiguous() && cachedBytes() > 0; }
+  // The vector widths each contiguous variant is generated for: `vector`,
+  // then 1 (rows or pointers that are not aligned) where vector > 1.
+  std::vector<int> vectorWidths() const {
+    return vector > 1 ? std::vector<int>{vector, 1} : std::vector<int>{1};
+  }
 };
 
 std::string rowKernelName(const RowKernel &k, const RowVariant &v);

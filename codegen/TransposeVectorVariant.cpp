@@ -120,15 +120,17 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
            vectorLoad("l" + std::to_string(k) + "[" + std::to_string(p) + "]", tiles_[k]);
     s += close;
   }
-  for (size_t k : inputs)
+  std::vector<size_t> unpacked;
+  for (size_t k : inputs) {
     if (packed(k))
       s += packedStaging(k);
-  for (int p = 0; p < PA && !inputs.empty(); ++p) {
-    if (std::all_of(inputs.begin(), inputs.end(), [&](size_t k) { return packed(k); }))
-      break;
+    else
+      unpacked.push_back(k);
+  }
+  for (int p = 0; p < PA && !unpacked.empty(); ++p) {
     s += "    if (ok[" + std::to_string(p) + "]) {\n";
-    for (size_t k : inputs)
-      for (int v = 0; v < V && !packed(k); ++v)
+    for (size_t k : unpacked)
+      for (int v = 0; v < V; ++v)
         s += "      " + tileName(k) + "[" + rowA(p) + "][" + columnA(v) + "] = l" +
              std::to_string(k) + "[" + std::to_string(p) + "][" + std::to_string(v) + "];\n";
     s += "    }\n";
