@@ -52,6 +52,10 @@ def parse_args():
     p.add_argument("--warmup-ms", type=int, default=50)
     p.add_argument("--rep-ms", type=int, default=300)
     p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--kernels", action="store_true",
+                   help="also profile each timed launch (PyTorch profiler): the kernels it runs, "
+                        "their device time and the span from the first kernel's start to the "
+                        "last one's end")
     p.add_argument("--row-sweep", default="",
                    help="comma-separated row lengths N: instead of the suite, run the row cases "
                         "(softmax, rmsnorm; --cases filters) at 2^28 / N rows of N, 1 GiB moved")
@@ -79,8 +83,46 @@ def time_ms(fn, args):
     return do_bench(fn, warmup=args.warmup_ms, rep=args.rep_ms, return_mode="median")
 
 
+def profile_kernels(fn, iterations=20):
+    """{kernels: [[name, per launch, mean us]], span_us, busy_us}: what one call
+    of fn runs on the device. Calls are spaced out by a synchronize and a pause,
+    so the kernels of one call are those between two gaps of over 100 us."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(iterations):
+            fn()
+            torch.cuda.synchronize()
+            time.sleep(1e-3)
+    kernels = sorted((e for e in prof.events() if e.device_type.name == "CUDA"),
+                     key=lambda e: e.time_range.start)
+    calls, last_end = [], None
+    for e in kernels:
+        if last_end is None or e.time_range.start - last_end > 100:
+            calls.append([])
+        calls[-1].append(e)
+        last_end = max(last_end or 0, e.time_range.end)
+    calls = calls[1:] if len(calls) > 1 else calls  # the first may hold the profiler's own work
+    if not calls:
+        return None
+    by_name = {}
+    for call in calls:
+        for e in call:
+            entry = by_name.setdefault(e.name, [0, 0.0])
+            entry[0] += 1
+            entry[1] += e.time_range.end - e.time_range.start
+    spans = sorted(c[-1].time_range.end - c[0].time_range.start for c in calls)
+    busy = sorted(sum(e.time_range.end - e.time_range.start for e in c) for c in calls)
+    return dict(kernels=[[n, round(c / len(calls), 2), round(t / c, 2)]
+                         for n, (c, t) in sorted(by_name.items())],
+                span_us=spans[len(spans) // 2], busy_us=busy[len(busy) // 2])
+
+
 def time_fuserc(prepared, args):
-    """(median ms, method): the launch captured in a CUDA graph, replayed."""
+    """(median ms, method, kernel profile or None): the launch captured in a
+    CUDA graph, replayed."""
     import torch
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -93,11 +135,13 @@ def time_fuserc(prepared, args):
         with torch.cuda.graph(graph, capture_error_mode="thread_local"):
             prepared.launch()
         torch.cuda.synchronize()
-        return time_ms(graph.replay, args), "graph"
+        profile = profile_kernels(graph.replay) if args.kernels else None
+        return time_ms(graph.replay, args), "graph", profile
     except Exception as e:  # capture refused: time the ctypes call itself
         print("  note: CUDA graph capture failed (%s); timing the ctypes launch" % e)
         torch.cuda.synchronize()
-        return time_ms(prepared.launch, args), "closure"
+        profile = profile_kernels(prepared.launch) if args.kernels else None
+        return time_ms(prepared.launch, args), "closure", profile
 
 
 def loose_check(spec, fuserc_outputs, eager_outputs):
@@ -142,7 +186,9 @@ def bench_case(args, stem, case, spec, built, reason):
     if built:
         library = loader.Library(built)
         prepared = launcher.PreparedLaunch(library.fusions[spec["name"]], values, poison=False)
-        row["fuserc_ms"], row["fuserc_timing"] = time_fuserc(prepared, args)
+        row["fuserc_ms"], row["fuserc_timing"], profile = time_fuserc(prepared, args)
+        if profile:
+            row["fuserc_kernels"] = profile
     if args.baselines == "all" or (args.baselines == "compiled" and built):
         eager_outputs = as_tuple(implementation(*ordered))
         row["eager_ms"] = time_ms(lambda: implementation(*ordered), args)
@@ -155,6 +201,8 @@ def bench_case(args, stem, case, spec, built, reason):
         torch.cuda.synchronize()
         row["compile_s"] = time.time() - start
         row["compile_ms"] = time_ms(lambda: compiled(*ordered), args)
+        if args.kernels:
+            row["compile_kernels"] = profile_kernels(lambda: compiled(*ordered))
         torch._dynamo.reset()
     for kind in ("fuserc", "eager", "compile"):
         if row.get(kind + "_ms"):
