@@ -1,5 +1,5 @@
 // Column-reduction kernels, device side: the columns and tensors of a
-// segment and the CUDA of every variant and of the combine kernel (see
+// segment and the CUDA of every variant (see
 // ColumnReductionKernel.h; the host side is in ColumnReductionPlan.cpp).
 #include "codegen/ColumnReductionKernel.h"
 
@@ -40,7 +40,6 @@ public:
     out.source = blockReduceCuda() + columnDeviceHelpers() + columnArgsStruct(k_, "") + "\n";
     for (const ColumnVariant &v : k_.variants())
       out.source += tileKernel(v);
-    out.source += combineKernel();
     fillColumnPlan(k_, out.plan);
     return out;
   }
@@ -317,6 +316,7 @@ private:
     s += "  const I L = (I)a.len;\n";
     s += "  __shared__ __align__(16) unsigned char smem[" +
          std::to_string(kColumnThreadsY * v.width() * maxAccBytes()) + "];\n";
+    s += "  __shared__ int last_split;\n";
     s += "  const int tid = (int)threadIdx.x, tx = tid % " + std::to_string(kColumnThreadsX) +
          ", ty = tid / " + std::to_string(kColumnThreadsX) + ";\n";
     s += "  const I row_begin = (I)blockIdx.y * (I)a.chunk;\n";
@@ -495,45 +495,62 @@ private:
       s += "        ((" + accType(j) + " *)a.part[" + std::to_string(j) +
            "])[(I)blockIdx.y * (I)a.cols + out_col] = g" + std::to_string(j) + ";\n";
     s += "      }\n    }\n";
+    return s + lastSplitMerges(v);
+  }
+
+  // With S > 1 splits, the tile's last block to finish merges the S
+  // partials of each of its columns in split order (so the result does not
+  // depend on which block is last) and finishes them. Blocks count
+  // themselves in a.count[tile], which the host zeroes before the launch:
+  // each block's partials are made visible (fence) before it counts, and
+  // the last one fences again before reading the others'.
+  std::string lastSplitMerges(const ColumnVariant &v) {
+    const std::string W = std::to_string(v.width());
+    std::string s = "    if (a.splits > 1) {\n";
+    s += "      __threadfence();\n";
+    s += "      __syncthreads();\n";
+    s += "      if (tid == 0)\n";
+    s += "        last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;\n";
+    s += "      __syncthreads();\n";
+    s += "      if (last_split) {\n";
+    s += "        __threadfence();\n";
+    s += "        if (combines) {\n";
+    s += "          const I out_col = tile * " + W + " + tid;\n";
+    s += mergeSplits("out_col", "          ");
+    s += finishColumn("out_col", "          ");
+    s += "        }\n";
+    s += "      }\n    }\n";
     return s;
   }
 
-  // With S > 1 splits: each column's S partials merged in split order.
-  std::string combineKernel() {
-    const std::string B = std::to_string(kColumnCombineBlock);
-    std::string s = "// segment " + std::to_string(seg_.id) + " (" +
-                    std::string(seg_.scheduler->name()) + "), split partials combined\n";
-    s += "extern \"C\" __global__ void __launch_bounds__(" + B + ") " + columnCombineName(k_) +
-         "(const " + k_.base + "_args a) {\n";
-    s += "  typedef long long I;\n";
-    s += "  const I L = (I)a.len;\n";
-    s += "  for (I col = (I)blockIdx.x * " + B + " + threadIdx.x; col < (I)a.cols; col += (I)" +
-         "gridDim.x * " + B + ") {\n";
-    for (size_t j = 0; j < k_.partials.size(); ++j) {
-      const std::string J = std::to_string(j), A = accType(j);
-      const std::string part = "((const " + A + " *)a.part[" + J + "])";
-      s += "    " + A + " g" + J + " = " + part + "[col];\n";
-    }
-    // Unrolled so that several splits' loads are in flight; merged in order.
+  // Column `col`'s S split partials, read from L2 (__ldcg: past the L1
+  // cache, which may hold stale lines), merged in split order into g<j>.
+  std::string mergeSplits(const std::string &col, const std::string &pad) const {
+    auto part = [&](size_t j, const std::string &split) {
+      return "__ldcg(&((const " + accType(j) + " *)a.part[" + std::to_string(j) + "])[" + split +
+             " * (I)a.cols + " + col + "])";
+    };
+    std::string s;
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      s += pad + "g" + std::to_string(j) + " = " + part(j, "0") + ";\n";
+    // Unrolled so that several splits' loads are in flight.
     s += "#pragma unroll 8\n";
-    s += "    for (I s = 1; s < (I)a.splits; ++s) {\n";
+    s += pad + "for (I s = 1; s < (I)a.splits; ++s) {\n";
     for (size_t j = 0; j < k_.partials.size(); ++j) {
-      const std::string J = std::to_string(j), A = accType(j);
-      const std::string at = "((const " + A + " *)a.part[" + J + "])[s * (I)a.cols + col]";
+      const std::string J = std::to_string(j);
       const Op &op = reductionOf(j);
       if (op.kind() != OpKind::Var)
-        s += "      g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " + at + ");\n";
+        s += pad + "  g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " +
+             part(j, "s") + ");\n";
       else if (!isVarMean(j)) {
         const std::string M = std::to_string(j - 1);
-        const std::string atMean = "((const " + A + " *)a.part[" + M + "])[s * (I)a.cols + col]";
-        s += "      long long n" + M + " = s * (I)a.chunk;\n";
-        s += "      fuserc_welford_merge(g" + M + ", g" + J + ", n" + M + ", " + atMean + ", " +
-             at + ", fuserc_col_split_rows(L, (I)a.chunk, s));\n";
+        s += pad + "  long long n" + M + " = s * (I)a.chunk;\n";
+        s += pad + "  fuserc_welford_merge(g" + M + ", g" + J + ", n" + M + ", " +
+             part(j - 1, "s") + ", " + part(j, "s") +
+             ", fuserc_col_split_rows(L, (I)a.chunk, s));\n";
       }
     }
-    s += "    }\n";
-    s += finishColumn("col", "    ");
-    s += "  }\n}\n\n";
+    s += pad + "}\n";
     return s;
   }
 

@@ -19,11 +19,12 @@
 //
 // When the columns alone do not fill the GPU the rows are split over S
 // blocks (gridDim.y, S a power of two up to 64): each writes its partial
-// accumulators to workspace scratch [S][A*K], and a second kernel
-// (`combine`) merges the S partials of each column in order, applies the
-// epilogue and stores. Results do not depend on V or on the variant; they
-// depend on S, which is a function of the extents alone. var merges
-// Welford (count, mean, M2) partials. Indices are 64-bit.
+// accumulators to workspace scratch [S][A*K] and counts itself done in its
+// tile's counter (zeroed by the host before the launch); the tile's last
+// block merges the S partials of each column in split order, applies the
+// epilogue and stores: one launch, whichever block is last. Results do not depend on V or on the
+// variant; they depend on S, which is a function of the extents alone. var merges Welford (count,
+// mean, M2) partials. Indices are 64-bit.
 #pragma once
 
 #include "codegen/KernelPlan.h"

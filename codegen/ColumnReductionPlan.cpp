@@ -30,14 +30,12 @@ Extent ColumnKernel::scratchBytes() const {
   Extent bytes = 0;
   for (const ColumnPartial &p : partials)
     bytes = bytes + columns() * static_cast<int64_t>(kColumnMaxSplits * dtypeBytes(p.acc));
-  return bytes;
+  return bytes + columns() * static_cast<int64_t>(sizeof(int)); // a count per tile (<= columns)
 }
 
 std::string columnKernelName(const ColumnKernel &k, const ColumnVariant &v) {
   return k.base + "_" + v.suffix();
 }
-
-std::string columnCombineName(const ColumnKernel &k) { return k.base + "_combine"; }
 
 std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   const std::string nt = std::to_string(std::max<size_t>(k.tensors.size(), 1));
@@ -51,6 +49,7 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   s += "  long long dst[" + nt + "][" + R + "];  /* strides per domain dim (tile variants) */\n";
   s += "  long long rs[" + nt + "], ks[" + nt + "];  /* collapsed row / column strides */\n";
   s += "  long long size[" + R + "];\n";
+  s += "  int *count;   /* per column tile: its split blocks done (zeroed before the launch) */\n";
   s += "  long long cols, kcols, len, tiles, splits, chunk;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   for (size_t i = 0; i < k.scalars.size(); ++i)
@@ -79,7 +78,8 @@ std::string product(const std::string &target, const std::vector<size_t> &dims) 
 }
 
 // The host block: fill the arguments, pick a variant and a split count,
-// launch the tile kernel and, with more than one split, the combine kernel.
+// and launch the tile kernel; with more than one split, its partials and
+// counts go to scratch and the counts are zeroed first.
 std::string hostLaunch(const ColumnKernel &k) {
   auto sym = [](const std::string &s) { return "sym_" + s; };
   const ReductionGrouping &g = k.grouping;
@@ -142,19 +142,14 @@ std::string hostLaunch(const ColumnKernel &k) {
     s += "      a.part[" + std::to_string(p) + "] = scratch;  /* " + k.partials[p].what +
          " */\n      scratch += " +
          std::to_string(kColumnMaxSplits * dtypeBytes(k.partials[p].acc)) + "LL * a.cols;\n";
+  s += "      a.count = (int *)scratch;\n";
+  s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.tiles, stream);\n";
+  s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
   s += "    }\n";
   s += "    blocks = a.tiles < 2147483647LL ? a.tiles : 2147483647LL;\n";
   s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)blocks, (unsigned)a.splits, 1, " +
        std::to_string(kColumnBlock) + ", 0, &a, stream);\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
-  s += "    if (a.splits > 1) {\n";
-  s += "      blocks = (a.cols + " + std::to_string(kColumnCombineBlock - 1) + ") / " +
-       std::to_string(kColumnCombineBlock) + ";\n";
-  s += "      if (blocks > 1048576LL)\n        blocks = 1048576LL;\n";
-  s += "      st = FUSERC_NAME_launch_kernel(\"" + columnCombineName(k) +
-       "\", (unsigned)blocks, 1, 1, " + std::to_string(kColumnCombineBlock) + ", 0, &a, stream);\n";
-  s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
-  s += "    }\n";
   s += "  }\n}\n";
   return s;
 }
@@ -199,9 +194,6 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
                         " per block), rows a collapsed stride apart";
     plan.variants.push_back({columnKernelName(k, v), what});
   }
-  plan.variants.push_back({columnCombineName(k),
-                           "with S > 1 splits: merges the S partials of each column in split "
-                           "order, applies the epilogue and stores"});
   std::string rule;
   if (k.tiled)
     rule = "when every tensor the prologue reads collapses to one stride along the reduced "
@@ -217,14 +209,13 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
   rule += "Splits S: doubled from 1 while S < " + std::to_string(kColumnMaxSplits) +
           ", tiles * S < " + std::to_string(kColumnTargetBlocks) +
           " and ceil(R / 2S) >= " + std::to_string(kColumnMinRowsPerSplit) +
-          " (tiles = ceil(A*K / (32 V)), R = reduced elements per column); " +
-          columnCombineName(k) + " runs when S > 1.";
+          " (tiles = ceil(A*K / (32 V)), R = reduced elements per column); with S > 1, the "
+          "last of a tile's S blocks to finish merges their partials in split order.";
   plan.selection = rule;
-  plan.launchGeometry =
-      "block " + std::to_string(kColumnBlock) + " (" + std::to_string(kColumnThreadsX) + " x " +
-      std::to_string(kColumnThreadsY) + "); grid min(ceil(A*K / (32 * V)), 2^31 - 1) x S, a " +
-      "grid-stride loop over column tiles; combine: block " + std::to_string(kColumnCombineBlock) +
-      ", grid min(ceil(A*K / " + std::to_string(kColumnCombineBlock) + "), 2^20)";
+  plan.launchGeometry = "block " + std::to_string(kColumnBlock) + " (" +
+                        std::to_string(kColumnThreadsX) + " x " + std::to_string(kColumnThreadsY) +
+                        "); grid min(ceil(A*K / (32 * V)), 2^31 - 1) x S, a " +
+                        "grid-stride loop over column tiles";
   plan.bytesMoved = kernelBytesMoved(k.tensors);
   plan.argsStruct = columnArgsStruct(k, "FUSERC_NAME_");
   plan.hostLaunch = hostLaunch(k);

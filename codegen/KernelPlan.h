@@ -18,7 +18,9 @@
 //           unsigned grid_y, unsigned grid_z, unsigned block_x, unsigned shared_bytes,
 //           void *args, CUstream stream);
 //     which looks the kernel up (loading the library lazily) and launches it
-//     with `args` as the single by-value kernel parameter (a struct).
+//     with `args` as the single by-value kernel parameter (a struct), and
+//       static NAME_status NAME_zero_words(void *p, size_t words, CUstream stream);
+//     which zeroes 32-bit words of device memory in stream order.
 // The block evaluates `st = NAME_launch_kernel(...)` and `return st;` when it
 // is not NAME_OK. `NAME` in the block is written literally as `FUSERC_NAME`,
 // which the header writer replaces.

@@ -372,14 +372,19 @@ static @P@_UNUSED @P@_status @P@_check_tensor_memory(
   return @P@_check_memory(arg, (const char *)t->data + t->byte_offset, device_id);
 }
 
+/* Zeroes `words` 32-bit words of device memory at p, in stream order. */
+static @P@_UNUSED @P@_status @P@_zero_words(void *p, size_t words, CUstream stream) {
+  CUresult result = cuMemsetD32Async((CUdeviceptr)(uintptr_t)p, 0, words, stream);
+  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, "cuMemsetD32Async", NULL);
+}
+
 /* The index flag (codegen/IndexChecks.h), the workspace's first word:
    zeroed before a launch's kernels, read back after them. Reading it waits
    for the kernels: a kernel that failed is reported as a CUDA error. A
    stream being captured into a CUDA graph cannot be waited for: there the
    flag is not read (the captured kernels still clamp and never fault). */
 static @P@_UNUSED @P@_status @P@_index_flag_clear(void *workspace, CUstream stream) {
-  CUresult result = cuMemsetD32Async((CUdeviceptr)(uintptr_t)workspace, 0, 1, stream);
-  return result == CUDA_SUCCESS ? @P@_OK : @P@_cuda_failure(result, "cuMemsetD32Async", NULL);
+  return @P@_zero_words(workspace, 1, stream);
 }
 
 static @P@_UNUSED @P@_status @P@_index_flag_read(void *workspace, CUstream stream, int *flag) {
@@ -625,6 +630,7 @@ const std::vector<std::string> &runtimeIdentifiers() {
                                                         "ERROR_CUDA",
                                                         "ERROR_UNSUPPORTED",
                                                         "ERROR_INDEX_OUT_OF_RANGE",
+                                                        "zero_words",
                                                         "index_flag_clear",
                                                         "index_flag_read",
                                                         "last_error",

@@ -30,7 +30,10 @@ const KernelPlan &onlyColumnKernel(const Generated &g) {
   EXPECT_EQ(g.code.at(0).kernels.size(), 1u);
   const KernelPlan &k = g.code.at(0).kernels.at(0);
   EXPECT_EQ(k.scheduler, "reduction");
-  EXPECT_EQ(variantSuffixes(k).back(), "combine");
+  // Split blocks count themselves in scratch the host zeroes first.
+  EXPECT_NE(k.hostLaunch.find("FUSERC_NAME_zero_words(a.count, (size_t)a.tiles, stream)"),
+            std::string::npos)
+      << k.hostLaunch;
   return k;
 }
 
@@ -44,23 +47,46 @@ TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants)
   Generated g = generate(fileText("bench/cases/sum_outer.fus"));
   expectCompiles(g);
   const KernelPlan &k = onlyColumnKernel(g);
-  EXPECT_EQ(variantSuffixes(k),
-            (std::vector<std::string>{"tile_vec4", "tile_vec1", "general", "combine"}));
+  EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"tile_vec4", "tile_vec1", "general"}));
   EXPECT_EQ(parameter(k, "reduced_dims"), "(0)");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "(1)");
-  // 64 splits of an f32 partial per column, in the workspace.
-  EXPECT_EQ(k.scratchBytes.str(), "256*N");
-  EXPECT_EQ(g.code.at(0).workspaceBytes.str(), "256*N");
+  // 64 splits of an f32 partial per column, then a count per tile (at most
+  // one per column), in the workspace.
+  EXPECT_EQ(k.scratchBytes.str(), "260*N");
+  EXPECT_EQ(g.code.at(0).workspaceBytes.str(), "256*ceildiv(260*N, 256)"); // 256-aligned
   EXPECT_EQ(k.bytesMoved.str(), "4*M*N + 4*N");
   EXPECT_NE(k.hostLaunch.find("fuserc_col_splits(a.tiles, a.len, &a.splits, &a.chunk)"),
             std::string::npos)
       << k.hostLaunch;
-  EXPECT_NE(k.hostLaunch.find("\"sum_outer_k0_combine\""), std::string::npos);
   EXPECT_NE(g.code.at(0).hostHelpers.find("fuserc_col_plan"), std::string::npos);
-  // Whole 16-byte loads of 4 columns, and no floating-point atomics.
+  // Whole 16-byte loads of 4 columns.
   EXPECT_NE(g.source.find("*(fuserc_bytes16 *)t0_l[0] = *(const fuserc_bytes16 *)&t0_p[0];"),
             std::string::npos);
-  EXPECT_EQ(g.source.find("atomicAdd"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, SplitPartialsAreMergedInSplitOrderByTheTilesLastBlock) {
+  Generated g = generate(fileText("bench/cases/sum_outer.fus"));
+  onlyColumnKernel(g);
+  // The only atomic is the count of a tile's finished blocks (one per tile
+  // variant): partials are never accumulated atomically, so the result
+  // does not depend on which block finishes last.
+  size_t atomics = 0;
+  for (size_t at = g.source.find("atomicAdd("); at != std::string::npos;
+       at = g.source.find("atomicAdd(", at + 1))
+    ++atomics;
+  size_t counts = 0;
+  const std::string count = "last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;";
+  for (size_t at = g.source.find(count); at != std::string::npos; at = g.source.find(count, at + 1))
+    ++counts;
+  EXPECT_EQ(counts, 3u);
+  EXPECT_EQ(atomics, counts);
+  // The last block reads every split's partial from L2, in split order.
+  EXPECT_NE(g.source.find("g0 = __ldcg(&((const float *)a.part[0])[0 * (I)a.cols + out_col]);\n"
+                          "#pragma unroll 8\n"
+                          "          for (I s = 1; s < (I)a.splits; ++s) {\n"
+                          "            g0 = fuserc_red_add()(g0, __ldcg(&((const float "
+                          "*)a.part[0])[s * (I)a.cols + out_col]));"),
+            std::string::npos);
 }
 
 TEST(ColumnReductionCodegen, GeluBiasGradientIsAMiddleGroupedColumnReduction) {
@@ -75,7 +101,7 @@ TEST(ColumnReductionCodegen, GeluBiasGradientIsAMiddleGroupedColumnReduction) {
   ASSERT_NE(column, nullptr);
   EXPECT_EQ(parameter(*column, "reduced_dims"), "(0, 1)");
   EXPECT_EQ(parameter(*column, "inner_kept_dims"), "(2)");
-  EXPECT_EQ(column->scratchBytes.str(), "256*H");
+  EXPECT_EQ(column->scratchBytes.str(), "260*H");
 }
 
 TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
@@ -92,8 +118,9 @@ TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
                                    "  output m\n  output v\n  output v0\n"
                                    "}\n");
   const KernelPlan &k = onlyColumnKernel(g);
-  // Two Welford partials (mean, m2) per var: 9 accumulators of 64 splits.
-  EXPECT_EQ(k.scratchBytes.str(), "2304*N");
+  // Two Welford partials (mean, m2) per var: 9 accumulators of 64 splits,
+  // and the counts.
+  EXPECT_EQ(k.scratchBytes.str(), "2308*N");
   EXPECT_NE(g.source.find("fuserc_welford_push("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_welford_merge("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_max(L - 1LL, 0LL)"), std::string::npos);
@@ -127,7 +154,7 @@ TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
   EXPECT_EQ(parameter(k, "outer_kept_dims"), "(0)");
   EXPECT_EQ(parameter(k, "reduced_dims"), "(1)");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "(2)");
-  EXPECT_EQ(k.scratchBytes.str(), "256*A*K");
+  EXPECT_EQ(k.scratchBytes.str(), "260*A*K");
   // The outer coordinate offsets each read tensor through its domain stride.
   EXPECT_NE(g.source.find("c0 * (I)a.dst[0][0]"), std::string::npos);
 }
@@ -172,7 +199,7 @@ TEST(ColumnReductionCodegen, NonElementwisePrologueUsesTheGeneralVariantOnly) {
                                    "  output y\n"
                                    "}\n");
   const KernelPlan &k = onlyColumnKernel(g);
-  EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"general", "combine"}));
+  EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"general"}));
   EXPECT_NE(k.selection.find("always (the prologue is not elementwise)"), std::string::npos);
 }
 
@@ -195,7 +222,7 @@ TEST(ColumnReductionCodegen, InnerReductionsStayWithTheRowGenerator) {
   expectCompiles(g);
   ASSERT_EQ(g.code.size(), 1u);
   EXPECT_EQ(parameter(g.code[0].kernels.at(0), "reduced_axes"), "[1]");
-  EXPECT_NE(variantSuffixes(g.code[0].kernels.at(0)).back(), "combine");
+  EXPECT_EQ(g.code[0].kernels.at(0).hostLaunch.find("zero_words"), std::string::npos);
   EXPECT_TRUE(g.code[0].kernels.at(0).scratchBytes.isConstant(0));
 }
 
