@@ -24,7 +24,9 @@
 // counts as kDefaultExtent (1024), the same for every unbound symbol.
 //
 // Segments are numbered in a topological order of the segment graph
-// (launch order), the segment whose first op comes first winning ties.
+// (launch order): of the segments ready together, reduction segments first
+// (they write little; Segmentation.cpp says why), then the segment whose
+// first op comes first.
 // A tensor passed between segments lives in a workspace buffer, except
 // when it is a fusion output the consumer can read back from the output
 // buffer, or a view of an input the consumer reads through. f16 and bf16
