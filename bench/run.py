@@ -51,6 +51,9 @@ def parse_args():
                         "or none")
     p.add_argument("--warmup-ms", type=int, default=50)
     p.add_argument("--rep-ms", type=int, default=300)
+    p.add_argument("--timing", choices=["graph", "launch"], default="graph",
+                   help="time fuserc's launch captured in a CUDA graph and replayed (default), "
+                        "or the ctypes launch itself, as torch.compile's call is timed")
     p.add_argument("--dry-run", action="store_true")
     p.add_argument("--kernels", action="store_true",
                    help="also profile each timed launch (PyTorch profiler): the kernels it runs, "
@@ -122,7 +125,7 @@ def profile_kernels(fn, iterations=20):
 
 def time_fuserc(prepared, args):
     """(median ms, method, kernel profile or None): the launch captured in a
-    CUDA graph, replayed."""
+    CUDA graph, replayed, or (--timing launch) the launch itself."""
     import torch
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -130,6 +133,9 @@ def time_fuserc(prepared, args):
         prepared.launch()  # loads the kernels outside the capture
     torch.cuda.current_stream().wait_stream(side)
     torch.cuda.synchronize()
+    if args.timing == "launch":
+        profile = profile_kernels(prepared.launch) if args.kernels else None
+        return time_ms(prepared.launch, args), "launch", profile
     try:
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph, capture_error_mode="thread_local"):
