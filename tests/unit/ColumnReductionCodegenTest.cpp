@@ -24,6 +24,13 @@ std::string parameter(const KernelPlan &k, const std::string &key) {
   return "";
 }
 
+size_t occurrences(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
 // The one column-reduction kernel of the one fusion.
 const KernelPlan &onlyColumnKernel(const Generated &g) {
   EXPECT_EQ(g.code.size(), 1u);
@@ -70,16 +77,10 @@ TEST(ColumnReductionCodegen, SplitPartialsAreMergedInSplitOrderByTheTilesLastBlo
   // The only atomic is the count of a tile's finished blocks (one per tile
   // variant): partials are never accumulated atomically, so the result
   // does not depend on which block finishes last.
-  size_t atomics = 0;
-  for (size_t at = g.source.find("atomicAdd("); at != std::string::npos;
-       at = g.source.find("atomicAdd(", at + 1))
-    ++atomics;
-  size_t counts = 0;
-  const std::string count = "last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;";
-  for (size_t at = g.source.find(count); at != std::string::npos; at = g.source.find(count, at + 1))
-    ++counts;
+  const size_t counts =
+      occurrences(g.source, "last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;");
   EXPECT_EQ(counts, 3u);
-  EXPECT_EQ(atomics, counts);
+  EXPECT_EQ(occurrences(g.source, "atomicAdd("), counts);
   // The last block reads every split's partial from L2, in split order.
   EXPECT_NE(g.source.find("g0 = __ldcg(&((const float *)a.part[0])[0 * (I)a.cols + out_col]);\n"
                           "#pragma unroll 8\n"

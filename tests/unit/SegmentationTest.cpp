@@ -92,6 +92,37 @@ fusion bias_grad {
   EXPECT_EQ(sf.boundaries[0].rejections.size(), 5u);
 }
 
+TEST_F(SegmentationTest, ReadyReductionsLaunchBeforePointwiseSegmentsWhateverTheOpOrder) {
+  SegmentedFusion sf = segment(load(R"(
+fusion bias_grad_late {
+  input g: f32[B, H]
+  input x: f32[B, H]
+  dx = mul(g, tanh(x))
+  db = sum(g, axes=[0])
+  output dx
+  output db
+})"));
+  // dx comes first in the fusion, but the reduction launches first.
+  EXPECT_EQ(schedulerNames(sf), (std::vector<std::string>{"reduction", "pointwise"}));
+}
+
+TEST_F(SegmentationTest, AReductionWaitsForThePointwiseSegmentItReads) {
+  SegmentedFusion sf = segment(load(R"(
+fusion two_axes {
+  input x: f32[A, B]
+  y = exp(x)
+  s = sum(y, axes=[0])
+  t = sum(y, axes=[1])
+  output s
+  output t
+})"));
+  // Dependencies still come first: no segment runs before one it reads.
+  ASSERT_FALSE(sf.crossing.empty());
+  for (const CrossingTensor &c : sf.crossing)
+    for (size_t consumer : c.consumers)
+      EXPECT_LT(c.producer, consumer);
+}
+
 TEST_F(SegmentationTest, TwoReductionsOfDifferentAxesSplitAndPassTheSmallerTensor) {
   const Fusion &f = load(R"(
 fusion centered {
