@@ -79,6 +79,24 @@ inline std::vector<std::string> variantSuffixes(const KernelPlan &k) {
   return suffixes;
 }
 
+// The scheduler parameter `name` of a kernel plan ("" and a test failure
+// when it has none).
+inline std::string parameter(const KernelPlan &k, const std::string &name) {
+  for (const auto &[key, value] : k.parameters)
+    if (key == name)
+      return value;
+  ADD_FAILURE() << "no parameter " << name;
+  return "";
+}
+
+// How many times `needle` occurs in `text` (overlapping occurrences too).
+inline size_t occurrences(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
 inline void expectCompiles(const Generated &g,
                            std::vector<const char *> archs = {"sm_80", "sm_90"}) {
   ASSERT_EQ(g.error, "");

@@ -14,22 +14,9 @@ using test::expectCompiles;
 using test::fileText;
 using test::generate;
 using test::Generated;
+using test::occurrences;
+using test::parameter;
 using test::variantSuffixes;
-
-std::string parameter(const KernelPlan &k, const std::string &key) {
-  for (const auto &[name, value] : k.parameters)
-    if (name == key)
-      return value;
-  ADD_FAILURE() << "no parameter " << key;
-  return "";
-}
-
-size_t occurrences(const std::string &text, const std::string &needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
-    ++n;
-  return n;
-}
 
 // The one column-reduction kernel of the one fusion.
 const KernelPlan &onlyColumnKernel(const Generated &g) {

@@ -18,15 +18,7 @@ using test::expectCompiles;
 using test::fileText;
 using test::generate;
 using test::Generated;
-
-// The parameter `name` of a kernel plan.
-std::string parameter(const KernelPlan &k, const std::string &name) {
-  for (const auto &[key, value] : k.parameters)
-    if (key == name)
-      return value;
-  ADD_FAILURE() << "no parameter " << name;
-  return "";
-}
+using test::parameter;
 
 // The one kernel of the one fusion, which must be a row reduction of
 // `scheduler`: every contiguous variant at the widest vector and at 1,
