@@ -203,9 +203,12 @@ std::string TransposeEmitter::vectorKernel(bool wide) {
   return s;
 }
 
+// packedStaging has each thread stage exactly two tile rows: two passes of
+// kBlock / (64 / 8) rows (PA = 2 in vectorKernel).
 bool TransposeEmitter::packable(size_t k) const {
   return !tiles_[k].output && dtypeBytes(tensors_[tiles_[k].tensor].storage) == 2 && vector_ == 8 &&
-         vectorTileA_ == 64 && vectorTileB_ == 64;
+         vectorTileA_ == 64 && vectorTileB_ == 64 &&
+         2 * (kBlock / (vectorTileA_ / vector_)) == vectorTileB_;
 }
 
 // Rows 2 ra and 2 ra + 1 of input tile k (vectors l<k>[0] and [1] at
