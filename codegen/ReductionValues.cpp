@@ -41,9 +41,12 @@ std::string storedExpression(ValueEmitter &emitter, const Value &value, DType st
     return cudaToStorage(
         cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), DType::F32), storage);
   }
+  const std::string var = emitter.emit(value, coords);
+  if (storage == value.dtype())
+    if (std::optional<std::string> element = emitter.loadedElement(var, storage))
+      return *element;
   const DType math = storage == value.dtype() ? value.dtype() : storage;
-  return cudaToStorage(cudaConvert(emitter.emit(value, coords), computeDType(value), math),
-                       storage);
+  return cudaToStorage(cudaConvert(var, computeDType(value), math), storage);
 }
 
 Coords coordsInDomain(const std::vector<Extent> &shape, const std::vector<Extent> &domain,

@@ -21,6 +21,18 @@ std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
   return strides;
 }
 
+// Whether the parenthesis at `open` of `call` closes at its last character
+// (so the call wraps the whole text).
+bool balancedCall(const std::string &call, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < call.size(); ++i) {
+    depth += call[i] == '(' ? 1 : call[i] == ')' ? -1 : 0;
+    if (depth == 0)
+      return i + 1 == call.size();
+  }
+  return false;
+}
+
 } // namespace
 
 ValueEmitter::ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
@@ -50,6 +62,13 @@ void ValueEmitter::line(const std::string &text) {
   lines_.push_back(std::string(static_cast<size_t>(2 * depth_), ' ') + text);
 }
 
+std::optional<std::string> ValueEmitter::loadedElement(const std::string &var, DType dtype) const {
+  auto it = loaded_.find(var);
+  if (it == loaded_.end() || it->second.second != dtype)
+    return std::nullopt;
+  return it->second.first;
+}
+
 std::string ValueEmitter::define(const std::string &type, const std::string &expr) {
   std::string name = "v" + std::to_string(next_++);
   line(type + " " + name + " = " + expr + ";");
@@ -65,9 +84,15 @@ std::string ValueEmitter::emit(const Value &value, const Coords &coords) {
     if (auto it = scope->find(key); it != scope->end())
       return it->second;
   std::string result;
-  if (isInput_(value) || !value.definingOp())
-    result = define(cudaComputeType(value.dtype()), reader_.read(value, at));
-  else
+  if (isInput_(value) || !value.definingOp()) {
+    const std::string read = reader_.read(value, at);
+    result = define(cudaComputeType(value.dtype()), read);
+    static const std::string kLoad = "fuserc_load(";
+    if ((value.dtype() == DType::F16 || value.dtype() == DType::BF16) &&
+        read.compare(0, kLoad.size(), kLoad) == 0 && read.back() == ')' &&
+        balancedCall(read, kLoad.size() - 1))
+      loaded_[result] = {read.substr(kLoad.size(), read.size() - kLoad.size() - 1), value.dtype()};
+  } else
     result = emitOp(*value.definingOp(), at);
   scopes_.back()[key] = result;
   return result;

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ public:
     invariant_ = std::move(invariant);
   }
 
+  // The storage element `var` was loaded from, when `var` is a read of an
+  // input of dtype `dtype` (f16 or bf16) with nothing computed on it: a
+  // store of it into memory of that dtype copies the element itself
+  // instead of converting it to f32 and back.
+  std::optional<std::string> loadedElement(const std::string &var, DType dtype) const;
+
   // The statements emitted so far, indented by `indent` spaces.
   std::string body(int indent) const;
 
@@ -75,6 +82,8 @@ private:
   bool coordinateFree_;
   std::function<bool(const Coords &)> invariant_;
   std::vector<std::map<std::string, std::string>> scopes_; // memo: key -> variable
+  // Variables defined as fuserc_load(element) of an f16 / bf16 input.
+  std::map<std::string, std::pair<std::string, DType>> loaded_;
   std::vector<std::string> lines_;
   int depth_ = 0; // extra indentation inside branches
   int next_ = 0;

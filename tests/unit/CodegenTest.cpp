@@ -24,6 +24,7 @@ using test::expectCompiles;
 using test::fileText;
 using test::generate;
 using test::Generated;
+using test::occurrences;
 
 TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
   Generated g = generate(fileText("bench/cases/bias_relu_nhwc.fus"));
@@ -179,6 +180,22 @@ TEST(TransposeCodegen, TransposedReadsAreStagedThroughASharedMemoryTile) {
   EXPECT_EQ(k.variants[0].symbol, "transpose_add_k0_tile32_i32");
   EXPECT_EQ(k.variants[2].symbol, "transpose_add_k0_tile64v4_i32");
   EXPECT_NE(g.source.find("__shared__ float tile0[32][32 + 1];  // input c"), std::string::npos);
+}
+
+// An f16 / bf16 element stored unchanged (a permute) is copied as it is,
+// not widened to f32 and rounded back; a computed one still converts.
+TEST(TransposeCodegen, HalfElementsStoredUnchangedAreCopiedWithoutConversion) {
+  Generated g = generate(fileText("bench/cases/transpose_3d.fus"));
+  ASSERT_TRUE(g.error.empty()) << g.error;
+  EXPECT_NE(g.source.find("o1[0][0] = u0[0];"), std::string::npos);
+  EXPECT_EQ(occurrences(g.source, "] = __float2half_rn("), 0u);
+  expectCompiles(g, {"sm_90"});
+
+  Generated scaled = generate("fusion t {\n  input x: bf16[B, S, D]\n"
+                              "  y = mul(permute(x, dims=[0, 2, 1]), 2.0)\n"
+                              "  output y layout(0, 1, 2)\n}\n");
+  ASSERT_TRUE(scaled.error.empty()) << scaled.error;
+  EXPECT_GT(occurrences(scaled.source, "] = __float2bfloat16_rn("), 0u);
 }
 
 } // namespace
