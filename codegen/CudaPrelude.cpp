@@ -20,6 +20,38 @@ typedef unsigned int fuserc_bytes4;
 typedef uint2 fuserc_bytes8;
 typedef uint4 fuserc_bytes16;
 
+// A vector load of data other threads read again (a broadcast input, the
+// other half of a rotated row): kept in L1 and L2 ahead of streamed data
+// (evict_last), as torch.compile's Triton kernels load such data. The
+// pointwise rvec variants use it (PointwiseResizeVariant.cpp): rope on an
+// H100 (2026-11-25, two runs each) 2927-2930 GB/s with plain loads,
+// 2971-2975 with these. For bias_relu_nhwc's per-channel scale and bias in
+// the vec variants it changed nothing (2504 against 2510-2514 GB/s), so
+// those stay plain.
+template <typename B> __device__ __forceinline__ B fuserc_load_reused(const void *p) {
+#if __CUDA_ARCH__ >= 800
+  B v;
+  unsigned *w = (unsigned *)&v;
+  unsigned long long policy;
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  if (sizeof(B) == 16)
+    asm("ld.global.L1::evict_last.L2::cache_hint.v4.b32 {%0, %1, %2, %3}, [%4], %5;"
+        : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+        : "l"(p), "l"(policy));
+  else if (sizeof(B) == 8)
+    asm("ld.global.L1::evict_last.L2::cache_hint.v2.b32 {%0, %1}, [%2], %3;"
+        : "=r"(w[0]), "=r"(w[1])
+        : "l"(p), "l"(policy));
+  else if (sizeof(B) == 4)
+    asm("ld.global.L1::evict_last.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(w[0]) : "l"(p), "l"(policy));
+  else
+    v = *(const B *)p;
+  return v;
+#else
+  return *(const B *)p;
+#endif
+}
+
 // Division of n < 2^31 by a divisor the host prepared (mul, shift) with
 // fuserc_pw_magic: one multiply-high instead of an integer division.
 __device__ __forceinline__ unsigned fuserc_udiv32(unsigned n, unsigned mul, unsigned shift) {

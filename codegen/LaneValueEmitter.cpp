@@ -108,7 +108,9 @@ LaneValue LaneValueEmitter::emitRead(const Value &input, const Coords &coords, i
       "fuserc_bytes" + std::to_string(lanes_ * static_cast<int>(dtypeBytes(address.storage)));
   const std::string declare = "__align__(16) " + cudaStorageType(address.storage) + " " + memory +
                               "[" + std::to_string(lanes_) + "];";
-  const std::string vector = "*(const " + bytes + " *)" + address.pointer;
+  const std::string vector = address.reused
+                                 ? "fuserc_load_reused<" + bytes + ">(" + address.pointer + ")"
+                                 : "*(const " + bytes + " *)" + address.pointer;
   auto load = [&](const std::string &condition) {
     return "*(" + bytes + " *)" + memory + " = " +
            (condition.empty() ? vector : "(" + condition + ") ? " + vector + " : " + bytes + "()") +

@@ -53,6 +53,8 @@ struct LaneRefusal {
 struct LaneAddress {
   std::string pointer; // an expression of type `const <storage> *`, at the element
   DType storage;
+  // Other threads read the same elements (fuserc_load_reused).
+  bool reused = false;
 };
 
 class LaneReader {

@@ -16,13 +16,23 @@ namespace {
 // Reads for the lane emitter: tensors addressed by the argument struct's
 // strides; a read along the lane dim is recorded, the host checks that the
 // tensor is contiguous and aligned there.
+//
+// A read is of elements other threads read too when it is not at the
+// thread's own coordinates and the tensor is either broadcast over the
+// domain (fewer elements) or read at other coordinates as well (rope's
+// rotated half): those reads are hinted to stay in cache
+// (LaneAddress::reused). Each distinct tuple of coordinates
+// a tensor is read at is recorded in `readsAt`; `reread` names the tensors
+// read at more than one (from a first emission of the kernel).
 class TensorLanes : public LaneReader {
 public:
   // `linear`: tensors dense in the reference's iteration order with its
   // shape (checked at launch), addressed from the vector's linear index.
   TensorLanes(const PointwiseKernelShape &kernel, std::map<size_t, std::set<size_t>> &vectorDims,
-              const std::set<size_t> &linear, size_t inner)
-      : kernel_(kernel), vectorDims_(vectorDims), linear_(linear), inner_(inner) {}
+              const std::set<size_t> &linear, size_t inner,
+              std::map<size_t, std::set<std::string>> &readsAt, const std::set<size_t> &reread)
+      : kernel_(kernel), vectorDims_(vectorDims), linear_(linear), inner_(inner), readsAt_(readsAt),
+        reread_(reread) {}
 
   std::string scalar(const Value &input) override {
     const auto &s = kernel_.scalars;
@@ -38,9 +48,43 @@ public:
       throw CodegenError("internal: no kernel tensor for " + kernel_.analysis.quoted(input));
     if (lane >= 0)
       vector(t, static_cast<size_t>(lane));
+    std::string at;
+    for (const std::string &c : coords)
+      at += c + ";";
+    readsAt_[t].insert(at);
     return {"((const " + cudaStorageType(kernel_.tensors[t].storage) + " *)a.ptr[" +
                 std::to_string(t) + "] + " + offset(t, coords, lane) + ")",
-            kernel_.tensors[t].storage};
+            kernel_.tensors[t].storage,
+            !ownElement(coords) && (reread_.count(t) || broadcast(input))};
+  }
+
+  // Whether `coords` are the thread's own coordinates c0, c1, ...
+  bool ownElement(const Coords &coords) const {
+    if (coords.size() != kernel_.reference.rank())
+      return false;
+    for (size_t d = 0; d < coords.size(); ++d)
+      if (coords[d] != coordinate(d))
+        return false;
+    return true;
+  }
+
+  // Whether `input` has fewer elements than the domain, spread over it:
+  // of lower rank and another element count, or of its rank with a dim of
+  // extent 1 where the domain's is not.
+  bool broadcast(const Value &input) const {
+    const std::vector<Extent> &domain = kernel_.reference.shape(), &shape = input.shape();
+    auto count = [](const std::vector<Extent> &extents) {
+      Extent n(1);
+      for (const Extent &e : extents)
+        n = n * e;
+      return n;
+    };
+    if (shape.size() != domain.size())
+      return shape.size() < domain.size() && !(count(shape) == count(domain));
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (shape[d].isConstant(1) && !domain[d].isConstant(1))
+        return true;
+    return false;
   }
 
   // The element offset of `coords` in tensor t; along the lane dim the
@@ -93,6 +137,8 @@ private:
   std::map<size_t, std::set<size_t>> &vectorDims_;
   const std::set<size_t> &linear_;
   size_t inner_;
+  std::map<size_t, std::set<std::string>> &readsAt_;
+  const std::set<size_t> &reread_;
   bool usedLinear_ = false;
 };
 
@@ -132,6 +178,12 @@ ResizeVectorVariant::ResizeVectorVariant(const PointwiseKernelShape &shape, int 
     if (denseInOrder(shape.tensors[t], ref, shape.order, shape.analysis))
       linear_.insert(t);
   try {
+    // A first emission (the i64 kernel: its emission changes nothing else)
+    // finds the tensors read at more than one tuple of coordinates.
+    emitKernel(true);
+    for (const auto &[t, tuples] : readsAt_)
+      if (tuples.size() > 1)
+        reread_.insert(t);
     source_ = emitKernel(false) + emitKernel(true);
   } catch (const LaneRefusal &refusal) {
     refusal_ = refusal.reason;
@@ -139,6 +191,8 @@ ResizeVectorVariant::ResizeVectorVariant(const PointwiseKernelShape &shape, int 
     multiples_.clear();
     vectorDims_.clear();
     linear_.clear();
+    readsAt_.clear();
+    reread_.clear();
   }
 }
 
@@ -151,7 +205,7 @@ std::string ResizeVectorVariant::emitKernel(bool wide) {
   const size_t rank = ref.rank();
   const std::string V = std::to_string(lanes_), B = std::to_string(kernel_.block);
   std::map<size_t, std::set<size_t>> vectorDims;
-  TensorLanes reader(kernel_, vectorDims, linear_, inner_);
+  TensorLanes reader(kernel_, vectorDims, linear_, inner_, readsAt_, reread_);
   LaneValueEmitter emitter([&](const Value &v) { return !kernel_.segment.defines(v); }, reader,
                            [&](const Extent &e) { return kernelExtentCode(e, kernel_.symbols); },
                            [&](const Value &v) { return kernel_.analysis.name(v); }, "I", lanes_);

@@ -71,6 +71,8 @@ private:
   std::vector<std::pair<Extent, std::string>> multiples_; // symbolic, checked at launch
   std::map<size_t, std::set<size_t>> vectorDims_;         // tensor -> dims read by vector
   std::set<size_t> linear_; // tensors addressed by the linear index (dense in `order`)
+  std::map<size_t, std::set<std::string>> readsAt_; // tensor -> coordinate tuples read at
+  std::set<size_t> reread_;                         // tensors read at more than one
 };
 
 } // namespace fuserc
