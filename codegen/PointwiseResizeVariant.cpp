@@ -21,9 +21,9 @@ namespace {
 // thread's own coordinates and the tensor is either broadcast over the
 // domain (fewer elements) or read at other coordinates as well (rope's
 // rotated half): those reads are hinted to stay in cache
-// (LaneAddress::reused). Each distinct tuple of coordinates
-// a tensor is read at is recorded in `readsAt`; `reread` names the tensors
-// read at more than one (from a first emission of the kernel).
+// (LaneAddress::reused). Each distinct tuple of coordinates a tensor is
+// read at is recorded in `readsAt`; `reread` names the tensors read at
+// more than one (from a first emission of the kernel).
 class TensorLanes : public LaneReader {
 public:
   // `linear`: tensors dense in the reference's iteration order with its
