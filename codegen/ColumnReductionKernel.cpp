@@ -44,7 +44,7 @@ public:
     return out;
   }
 
-  std::string read(const Value &input, const Coords &coords) override {
+  InputRead read(const Value &input, const Coords &coords) override {
     if (auto it = registers_.find(&input); it != registers_.end())
       return it->second;
     if (input.isScalarInput())
@@ -52,14 +52,14 @@ public:
     const size_t t = tensorIndex(input);
     if (lanes_) {
       k_.tensors[t].lanes = true;
-      return "fuserc_load(t" + std::to_string(t) + "_l[u][v])";
+      return InputRead::load("t" + std::to_string(t) + "_l[u][v]");
     }
     std::string offset = "0";
     for (size_t d = 0; d < coords.size(); ++d)
       offset +=
           " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
-    return "fuserc_load(((const " + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" +
-           std::to_string(t) + "])[" + offset + "])";
+    return InputRead::load("((const " + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" +
+                           std::to_string(t) + "])[" + offset + "]");
   }
 
 private:

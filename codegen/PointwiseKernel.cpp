@@ -74,18 +74,18 @@ public:
     return out;
   }
 
-  std::string read(const Value &input, const Coords &coords) override {
+  InputRead read(const Value &input, const Coords &coords) override {
     if (input.isScalarInput())
       return "a.s" + std::to_string(scalarIndex(input));
     size_t t = tensorIndex(input, false);
     if (lanes_)
-      return "fuserc_load(t" + std::to_string(t) + "_l[j][v])";
+      return InputRead::load("t" + std::to_string(t) + "_l[j][v]");
     std::string offset = "0";
     for (size_t d = 0; d < coords.size(); ++d)
       offset +=
           " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
-    return "fuserc_load(((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
-           std::to_string(t) + "])[" + offset + "])";
+    return InputRead::load("((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
+                           std::to_string(t) + "])[" + offset + "]");
   }
 
 private:

@@ -49,7 +49,7 @@ EmittedKernel RowReductionEmitter::run() {
   return out;
 }
 
-std::string RowReductionEmitter::read(const Value &input, const Coords &coords) {
+InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {
   if (auto it = registers_.find(&input); it != registers_.end())
     return it->second;
   if (input.isScalarInput())
@@ -67,17 +67,17 @@ std::string RowReductionEmitter::read(const Value &input, const Coords &coords) 
       }
       if (stream && stream->map == *map) {
         used_.insert(t);
-        return stream->alongRow ? "fuserc_load(t" + ts + "_l[" + std::to_string(item_->j) + "][" +
-                                      std::to_string(item_->v) + "])"
-                                : "fuserc_load(t" + ts + "_r)";
+        return InputRead::load(stream->alongRow ? "t" + ts + "_l[" + std::to_string(item_->j) +
+                                                      "][" + std::to_string(item_->v) + "]"
+                                                : "t" + ts + "_r");
       }
     }
   }
   std::string offset = "0";
   for (size_t d = 0; d < coords.size(); ++d)
     offset += " + " + coords[d] + " * (I)a.st[" + ts + "][" + std::to_string(d) + "]";
-  return "fuserc_load(((const " + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" + ts +
-         "])[" + offset + "])";
+  return InputRead::load("((const " + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" + ts +
+                         "])[" + offset + "]");
 }
 
 // The rows: the reduced axes must be the innermost dims in memory of every

@@ -26,7 +26,7 @@ public:
 
   EmittedKernel run();
 
-  std::string read(const Value &input, const Coords &coords) override;
+  InputRead read(const Value &input, const Coords &coords) override;
 
 private:
   // ---- the rows and tensors (RowReductionEmitter.cpp) ----

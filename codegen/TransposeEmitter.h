@@ -43,7 +43,7 @@ public:
   TransposeEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
                    const WorkspaceOffsets &workspace);
   EmittedKernel run();
-  std::string read(const Value &input, const Coords &coords) override;
+  InputRead read(const Value &input, const Coords &coords) override;
 
 private:
   // Analysis (TransposeKernel.cpp).

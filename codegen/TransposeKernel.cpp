@@ -68,7 +68,7 @@ EmittedKernel TransposeEmitter::run() {
   return out;
 }
 
-std::string TransposeEmitter::read(const Value &input, const Coords &coords) {
+InputRead TransposeEmitter::read(const Value &input, const Coords &coords) {
   if (input.isScalarInput())
     return "a.s" +
            std::to_string(std::find(scalars_.begin(), scalars_.end(), &input) - scalars_.begin());
@@ -80,13 +80,13 @@ std::string TransposeEmitter::read(const Value &input, const Coords &coords) {
   }
   for (size_t k = 0; k < tiles_.size(); ++k)
     if (sameAccess(tiles_[k], access))
-      return packed(k) ? "fuserc_load(u" + std::to_string(k) + packedAt_ + ")"
-                       : "fuserc_load(" + tileName(k) + tileAt_ + ")";
+      return InputRead::load(packed(k) ? "u" + std::to_string(k) + packedAt_
+                                       : tileName(k) + tileAt_);
   for (size_t j = 0; j < vectorReads_.size() && !vectorAt_.empty(); ++j)
     if (sameAccess(vectorReads_[j], access))
-      return "fuserc_load(d" + std::to_string(j) + vectorAt_ + ")";
-  return "fuserc_load(((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
-         std::to_string(t) + "])[" + offset(t, coords) + "])";
+      return InputRead::load("d" + std::to_string(j) + vectorAt_);
+  return InputRead::load("((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
+                         std::to_string(t) + "])[" + offset(t, coords) + "]");
 }
 
 std::string TransposeEmitter::offset(size_t t, const Coords &coords) const {

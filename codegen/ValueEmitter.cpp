@@ -21,18 +21,6 @@ std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
   return strides;
 }
 
-// Whether the parenthesis at `open` of `call` closes at its last character
-// (so the call wraps the whole text).
-bool balancedCall(const std::string &call, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < call.size(); ++i) {
-    depth += call[i] == '(' ? 1 : call[i] == ')' ? -1 : 0;
-    if (depth == 0)
-      return i + 1 == call.size();
-  }
-  return false;
-}
-
 } // namespace
 
 ValueEmitter::ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
@@ -85,13 +73,10 @@ std::string ValueEmitter::emit(const Value &value, const Coords &coords) {
       return it->second;
   std::string result;
   if (isInput_(value) || !value.definingOp()) {
-    const std::string read = reader_.read(value, at);
-    result = define(cudaComputeType(value.dtype()), read);
-    static const std::string kLoad = "fuserc_load(";
-    if ((value.dtype() == DType::F16 || value.dtype() == DType::BF16) &&
-        read.compare(0, kLoad.size(), kLoad) == 0 && read.back() == ')' &&
-        balancedCall(read, kLoad.size() - 1))
-      loaded_[result] = {read.substr(kLoad.size(), read.size() - kLoad.size() - 1), value.dtype()};
+    const InputRead read = reader_.read(value, at);
+    result = define(cudaComputeType(value.dtype()), read.value);
+    if ((value.dtype() == DType::F16 || value.dtype() == DType::BF16) && !read.element.empty())
+      loaded_[result] = {read.element, value.dtype()};
   } else
     result = emitOp(*value.definingOp(), at);
   scopes_.back()[key] = result;

@@ -25,12 +25,27 @@ namespace fuserc {
 
 using Coords = std::vector<std::string>; // one index expression per logical dim
 
+// What a reader gives for an input: an expression of the input dtype's
+// compute type and, when that is fuserc_load of one stored element, the
+// element itself (an expression of the storage type).
+struct InputRead {
+  InputRead(std::string v) : value(std::move(v)) {} // NOLINT: not a stored element
+  InputRead(const char *v) : value(v) {}            // NOLINT: not a stored element
+  static InputRead load(std::string element) {
+    InputRead read("fuserc_load(" + element + ")");
+    read.element = std::move(element);
+    return read;
+  }
+  std::string value;
+  std::string element; // empty when the value is not one stored element
+};
+
 class InputReader {
 public:
   virtual ~InputReader() = default;
-  // An expression, of the compute type of `input`'s dtype, for the element
-  // of segment input `input` at `coords` (empty in coordinate-free mode).
-  virtual std::string read(const Value &input, const Coords &coords) = 0;
+  // The element of segment input `input` at `coords` (empty in
+  // coordinate-free mode).
+  virtual InputRead read(const Value &input, const Coords &coords) = 0;
 };
 
 class ValueEmitter {
@@ -56,9 +71,9 @@ public:
   }
 
   // The storage element `var` was loaded from, when `var` is a read of an
-  // input of dtype `dtype` (f16 or bf16) with nothing computed on it: a
-  // store of it into memory of that dtype copies the element itself
-  // instead of converting it to f32 and back.
+  // input of dtype `dtype` (f16 or bf16) with nothing computed on it
+  // (InputRead::element): a store of it into memory of that dtype copies
+  // the element itself instead of converting it to f32 and back.
   std::optional<std::string> loadedElement(const std::string &var, DType dtype) const;
 
   // The statements emitted so far, indented by `indent` spaces.
