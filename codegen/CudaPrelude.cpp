@@ -80,6 +80,13 @@ __device__ __forceinline__ void fuserc_index_error(int *flag, int code) { *flag 
 __device__ __forceinline__ float fuserc_load(__half v) { return __half2float(v); }
 __device__ __forceinline__ float fuserc_load(__nv_bfloat16 v) { return __bfloat162float(v); }
 template <typename T> __device__ __forceinline__ T fuserc_load(T v) { return v; }
+// Element e of a register vector of bf16 (an even number of them, 4-byte
+// aligned) from the word holding it: one shift or mask, where converting
+// the element itself takes two instructions for the upper one.
+__device__ __forceinline__ float fuserc_load_lane(const __nv_bfloat16 *vector, int e) {
+  const unsigned w = ((const unsigned *)vector)[e >> 1];
+  return __uint_as_float(e & 1 ? w & 0xffff0000u : w << 16);
+}
 __device__ __forceinline__ float fuserc_round_f16(float v) { return __half2float(__float2half_rn(v)); }
 __device__ __forceinline__ float fuserc_round_bf16(float v) {
   return __bfloat162float(__float2bfloat16_rn(v));

@@ -79,7 +79,7 @@ public:
       return "a.s" + std::to_string(scalarIndex(input));
     size_t t = tensorIndex(input, false);
     if (lanes_)
-      return InputRead::load("t" + std::to_string(t) + "_l[j][v]");
+      return InputRead::lane("t" + std::to_string(t) + "_l[j]", "v", lanes_, tensors_[t].storage);
     std::string offset = "0";
     for (size_t d = 0; d < coords.size(); ++d)
       offset +=
@@ -179,14 +179,14 @@ private:
   // spends its instructions on its elements. (On the H200, 2026-11-21,
   // swiglu's vec8 kernel kept the issue slots 89% busy.)
   std::string fastKernel(int vector, bool wide, bool dense) {
-    lanes_ = true;
+    lanes_ = vector;
     ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
                          [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", true);
     std::vector<std::pair<size_t, std::string>> stores;
     for (size_t t = 0; t < tensors_.size(); ++t)
       if (tensors_[t].written)
         stores.push_back({t, storedValue(emitter, t, {})});
-    lanes_ = false;
+    lanes_ = 0;
 
     const std::string V = std::to_string(vector), U = std::to_string(kUnroll),
                       B = std::to_string(kBlock);
@@ -536,7 +536,7 @@ private:
   Layout order_;
   bool fast_ = false;
   int vmax_ = 1;
-  bool lanes_ = false;                        // reads come from per-lane registers (vec variants)
+  int lanes_ = 0; // vec variants: reads come from registers, vectors of lanes_ elements
   std::optional<ResizeVectorVariant> resize_; // segments that need coordinates
 };
 

@@ -14,10 +14,21 @@
 // before the row's start (`head` elements before it; the host checked that
 // every streamed tensor's rows start equally far past one), so every vector
 // is aligned in global and shared memory whatever the row's start and
-// length. Vectors wholly inside the row run without checks; those at its
-// ends check each element, and those past its end (in a pass's last step)
-// do nothing. Positions count in 32 bits (rows of at most
-// kRowCachedMaxLength): their bookkeeping is most of a pass's instructions.
+// length. A step whose vectors all lie inside the row, and inside the cache
+// for the cached streams it reads, runs them without any check; in other
+// steps vectors wholly inside the row run without checks, those at its
+// ends check each element, and those past its end do nothing. Positions
+// count in 32 bits (rows of at most kRowCachedMaxLength).
+//
+// The unchecked steps took the per-vector branches out of nearly every
+// step; with bf16 elements converted from their words (InputRead::lane)
+// (H100, 2026-11-25, Nsight Compute, warp instructions): softmax over
+// rows of 32768 (m512) 227.1 M -> 174.8 M, issue slots 62 -> 48% busy;
+// rmsnorm 167.7 M -> 119.6 M; xent_bwd 429.3 M -> 353.0 M (72 -> 59%
+// busy). The H200 needs 1.4 times the H100's instructions per second for
+// the same share of its bandwidth; on the H100 itself (GB/s, two runs):
+// softmax over rows of 131072 / 262144 2664 / 2564 -> 2720 / 2655, xent_bwd
+// 2797 -> 2831.
 #include "codegen/BlockReduce.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/RowReductionEmitter.h"
@@ -98,6 +109,20 @@ __device__ __forceinline__ void fuserc_load_hinted(void *to, const void *from,
 
 )CUDA";
   return text;
+}
+
+// `text` (statements, a line each) indented one level (two spaces) deeper.
+std::string deeper(const std::string &text) {
+  std::string out;
+  for (size_t from = 0; from < text.size();) {
+    const size_t newline = text.find('\n', from);
+    const size_t to = newline == std::string::npos ? text.size() : newline + 1;
+    if (to - from > 1)
+      out += "  ";
+    out += text.substr(from, to - from);
+    from = to;
+  }
+  return out;
 }
 
 } // namespace
@@ -342,55 +367,77 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
   for (int j = 0; j < n; ++j) {
     const std::string J = std::to_string(j);
     s += pad + "const R at" + J + " = pb + (R)" + std::to_string(j * step) + ";\n";
-    if (vector > 1) {
-      s += pad + "const R k" + J + " = at" + J + " - head;  // the row element at its first lane\n";
-      s += pad + "const bool full" + J + " = " + (cluster_ ? "at" + J + " < hi && " : "") + "k" +
-           J + " >= 0 && k" + J + " + " + W + " <= L;\n";
-    } else {
-      s += pad + "const R k" + J + " = at" + J + ";\n";
-      s += pad + "const bool full" + J + " = k" + J + " < " + (cluster_ ? "hi" : "L") + ";\n";
-    }
+    s += pad + "const R k" + J + " = at" + J + (vector > 1 ? " - head" : "") +
+         ";  // the row element at its first lane\n";
   }
-  // Each vector's statements twice: for a whole vector, and checking each
-  // element (the row's ends).
+  // Each vector's statements three times: in a step of whole cached
+  // vectors, for a whole vector of another step, and checking each element
+  // (the row's ends).
   used_.clear();
-  std::string vectors;
+  auto section = [&](int j, bool checked) {
+    const std::string J = std::to_string(j);
+    std::string coords;
+    for (int e = 0; e < vector; ++e) {
+      const std::string tag = "_" + J + "_" + std::to_string(e),
+                        k = "k" + J + " + " + std::to_string(e);
+      if (checked && vector > 1)
+        coords +=
+            in + "const bool " + cachedOk(j, e, vector) + " = " + k + " >= 0 && " + k + " < L;\n";
+      coords += decompose(checked ? "(" + cachedOk(j, e, vector) + " ? " + k + " : L - 1)"
+                                  : "(" + k + ")",
+                          k_.reducedDims, tag, "k_rest" + tag, in);
+    }
+    return coords + body(checked, j) + tail(checked, j);
+  };
+  std::string whole, fulls, other;
   for (int j = 0; j < n; ++j) {
     const std::string J = std::to_string(j);
-    auto section = [&](bool checked) {
-      std::string coords;
-      for (int e = 0; e < vector; ++e) {
-        const std::string tag = "_" + J + "_" + std::to_string(e),
-                          k = "k" + J + " + " + std::to_string(e);
-        if (checked && vector > 1)
-          coords +=
-              in + "const bool " + cachedOk(j, e, vector) + " = " + k + " >= 0 && " + k + " < L;\n";
-        coords += decompose(checked ? "(" + cachedOk(j, e, vector) + " ? " + k + " : L - 1)"
-                                    : "(" + k + ")",
-                            k_.reducedDims, tag, "k_rest" + tag, in);
-      }
-      return coords + body(checked, j) + tail(checked, j);
-    };
+    whole += pad + "{\n" + section(j, false) + pad + "}\n";
+    fulls +=
+        pad + "const bool full" + J + " = " + (cluster_ ? "at" + J + " < hi && " : "") +
+        (vector > 1 ? "k" + J + " >= 0 && k" + J + " + " + W + " <= L;\n" : "k" + J + " < L;\n");
+  }
+  for (int j = 0; j < n; ++j) {
+    const std::string J = std::to_string(j);
     // Vectors past the row's end (the last step's) do nothing; with W = 1
     // every other one is whole.
-    vectors += pad + "if (full" + J + ") {\n" + section(false) + pad + "}";
-    vectors += vector > 1 ? " else if (at" + J + " < " + end + ") {\n" + section(true) + pad + "}\n"
-                          : "\n";
+    other += pad + "if (full" + J + ") {\n" + section(j, false) + pad + "}";
+    other += vector > 1
+                 ? " else if (at" + J + " < " + end + ") {\n" + section(j, true) + pad + "}\n"
+                 : "\n";
   }
+  // A step is whole when its first vector starts at or past the row's
+  // start and its last ends at or before the row's end (the slice's, in a
+  // cluster) and, for the cached streams it reads, inside the cache.
+  const std::string last = "at" + std::to_string(n - 1), lastK = "k" + std::to_string(n - 1);
+  std::string wholeStep = vector > 1 ? "k0 >= 0 && " + lastK + " + " + W + " <= L" : lastK + " < L";
+  if (cluster_)
+    wholeStep += " && " + last + " < hi";
+  std::string wholeLoads, otherLoads;
+  bool cachedRead = false;
   for (size_t t : used_) {
     if (!k_.streams[t]->alongRow || k_.tensors[t].written)
       continue;
-    s += pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
-         std::to_string(t) + "_l[" + std::to_string(n) + "][" + W + "];  // " + k_.tensors[t].what +
-         "\n";
-    for (int j = 0; j < n; ++j)
-      s += cachedLoad(t, j, vector, pad);
+    cachedRead = cachedRead || k_.cached(t);
+    const std::string decl = pad + "  __align__(16) " + cudaStorageType(k_.tensors[t].storage) +
+                             " t" + std::to_string(t) + "_l[" + std::to_string(n) + "][" + W +
+                             "];  // " + k_.tensors[t].what + "\n";
+    wholeLoads += decl;
+    otherLoads += decl;
+    for (int j = 0; j < n; ++j) {
+      wholeLoads += cachedLoad(t, j, vector, pad + "  ", true);
+      otherLoads += cachedLoad(t, j, vector, pad + "  ", false);
+    }
   }
-  return s + staging + vectors + "    }\n";
+  if (cachedRead)
+    wholeStep += " && " + last + (cluster_ ? " < PE" : " < P");
+  s += pad + "if (" + wholeStep + ") {\n" + wholeLoads + deeper(staging + whole) + pad +
+       "} else {\n" + deeper(fulls) + otherLoads + deeper(staging + other) + pad + "}\n";
+  return s + "    }\n";
 }
 
-std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
-                                            const std::string &pad) const {
+std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector, const std::string &pad,
+                                            bool wholeStep) const {
   const std::string ts = std::to_string(t), J = std::to_string(j),
                     Ts = cudaStorageType(k_.tensors[t].storage),
                     B = bytesType(vector, k_.tensors[t].storage);
@@ -412,6 +459,11 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
     }
     return g + in + "}\n";
   };
+  const std::string cachedAt = "t" + ts + "_c + " + (cluster_ ? "(at" + J + " - lo)" : "at" + J);
+  const std::string fromCache =
+      "*(" + B + " *)" + reg + " = *(const " + B + " *)(" + cachedAt + ");\n";
+  if (wholeStep)
+    return pad + (k_.cached(t) ? fromCache : plain);
   if (!k_.cached(t))
     return global(pad, plain);
   const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
@@ -421,10 +473,8 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector,
                                 : plain;
   // Cached positions hold the row's elements (and, past its ends, nothing
   // an element of the row reads).
-  return pad + "if (at" + J + (cluster_ ? " < PE" : " < P") + ") {\n" + pad + "  *(" + B + " *)" +
-         reg + " = *(const " + B + " *)(t" + ts + "_c + " +
-         (cluster_ ? "(at" + J + " - lo)" : "at" + J) + ");\n" + pad + "} else {\n" +
-         global(pad + "  ", whole) + pad + "}\n";
+  return pad + "if (at" + J + (cluster_ ? " < PE" : " < P") + ") {\n" + pad + "  " + fromCache +
+         pad + "} else {\n" + global(pad + "  ", whole) + pad + "}\n";
 }
 
 std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,

@@ -67,9 +67,10 @@ InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {
       }
       if (stream && stream->map == *map) {
         used_.insert(t);
-        return InputRead::load(stream->alongRow ? "t" + ts + "_l[" + std::to_string(item_->j) +
-                                                      "][" + std::to_string(item_->v) + "]"
-                                                : "t" + ts + "_r");
+        if (!stream->alongRow)
+          return InputRead::load("t" + ts + "_r");
+        return InputRead::lane("t" + ts + "_l[" + std::to_string(item_->j) + "]",
+                               std::to_string(item_->v), item_->width, k_.tensors[t].storage);
       }
     }
   }

@@ -121,13 +121,16 @@ private:
   // One pass over the row, kRowCachedUnroll vectors per thread per step:
   // the vectors' positions, the loads of the streams the statements read
   // (cached positions from shared memory), `staging` (declarations), then
-  // per vector j `body(checked, j)` and `tail(checked, j)` (stores), once
-  // for a vector inside the row and once checking each element (the row's
-  // ends).
+  // per vector j `body(checked, j)` and `tail(checked, j)` (stores). A
+  // step whose vectors all lie inside the row (and the cache) runs them
+  // without checks; another runs each vector inside the row unchecked and
+  // checks each element of the others (the row's ends).
   template <typename Body, typename Tail>
   std::string cachedPass(int threads, int vector, Body body, Tail tail,
                          const std::string &staging = "");
-  std::string cachedLoad(size_t t, int j, int vector, const std::string &pad) const;
+  // The load of stream t's vector j; in a whole step (every vector inside
+  // the row and the cache) without checks.
+  std::string cachedLoad(size_t t, int j, int vector, const std::string &pad, bool wholeStep) const;
   std::string cachedStores(int j, int vector, bool checked, const std::string &pad) const;
   // Whether item (j, e) of a cached-variant pass is one of the row's elements.
   static std::string cachedOk(int j, int e, int vector);
@@ -147,6 +150,7 @@ private:
   struct Item {
     int j = 0, v = 0;
     Coords domain;
+    int width = 1; // elements per vector
   };
   std::optional<Item> item_;
   bool discovering_ = false; // recording which reads are direct
@@ -166,7 +170,7 @@ std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &t
   std::string uses;
   for (int j = vectors.first; j < vectors.last; ++j)
     for (int e = 0; e < vector; ++e) {
-      item_ = Item{j, e, domainCoords("_" + std::to_string(j) + "_" + std::to_string(e))};
+      item_ = Item{j, e, domainCoords("_" + std::to_string(j) + "_" + std::to_string(e)), vector};
       uses += use(j, e, value(emitter, item_->domain));
     }
   item_.reset();

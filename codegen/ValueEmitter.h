@@ -36,6 +36,15 @@ struct InputRead {
     read.element = std::move(element);
     return read;
   }
+  // Element e of the register vector `vector` of `width` elements of
+  // `storage`: bf16 vectors of an even width convert it from its word
+  // (fuserc_load_lane).
+  static InputRead lane(const std::string &vector, const std::string &e, int width, DType storage) {
+    InputRead read = load(vector + "[" + e + "]");
+    if (storage == DType::BF16 && width % 2 == 0)
+      read.value = "fuserc_load_lane(" + vector + ", " + e + ")";
+    return read;
+  }
   std::string value;
   std::string element; // empty when the value is not one stored element
 };

@@ -134,7 +134,14 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
   EXPECT_NE(g.source.find("fuserc_async_copy<16>(t0_c + pb, ((const __nv_bfloat16 *)a.ptr[0] + "
                           "o0 + k));"),
             std::string::npos);
-  EXPECT_NE(g.source.find("if (at0 < P) {\n        *(fuserc_bytes16 *)t0_l[0] = *(const "
+  // A step whose four vectors are whole and cached reads them without
+  // checks; other steps check each vector.
+  EXPECT_NE(
+      g.source.find("if (k0 >= 0 && k3 + 8 <= L && at3 < P) {\n"
+                    "        __align__(16) __nv_bfloat16 t0_l[4][8];  // input logits\n"
+                    "        *(fuserc_bytes16 *)t0_l[0] = *(const fuserc_bytes16 *)(t0_c + at0);"),
+      std::string::npos);
+  EXPECT_NE(g.source.find("if (at0 < P) {\n          *(fuserc_bytes16 *)t0_l[0] = *(const "
                           "fuserc_bytes16 *)(t0_c + at0);"),
             std::string::npos);
   // Whole vectors are stored with one instruction, those at the row's ends
@@ -221,6 +228,26 @@ TEST(RowReductionCodegen, IndirectReadsInContiguousVariantsGoThroughStrides) {
   EXPECT_NE(g.source.find("fuserc_load(((const float *)a.ptr[0])[0 + c1_0_0 * (I)a.st[0][0] + "
                           "c0 * (I)a.st[0][1]])",
                           contiguous),
+            std::string::npos);
+}
+
+TEST(RowReductionCodegen, Bf16VectorElementsConvertFromTheirWords) {
+  // rmsnorm's x and w are streamed bf16: in vectors of 8 each element
+  // converts from the 32-bit word holding it (a shift or a mask); vectors
+  // of 1 have no such word and convert the element.
+  Generated g = generate(fileText("bench/cases/rmsnorm.fus"));
+  expectCompiles(g);
+  const size_t wide = g.source.find("contiguous variant b256x32, vectors of 8");
+  const size_t narrow = g.source.find("contiguous variant b256x32, vectors of 1");
+  ASSERT_NE(wide, std::string::npos);
+  ASSERT_NE(narrow, std::string::npos);
+  EXPECT_NE(g.source.find("= fuserc_load_lane(t0_l[0], 1);", wide), std::string::npos);
+  EXPECT_NE(g.source.find("= fuserc_load_lane(t1_l[3], 7);", wide), std::string::npos);
+  EXPECT_NE(g.source.find("= fuserc_load(t0_l[0][0]);", narrow), std::string::npos);
+  EXPECT_EQ(g.source.substr(narrow, g.source.find("extern \"C\"", narrow + 200) - narrow)
+                .find("fuserc_load_lane("),
+            std::string::npos);
+  EXPECT_NE(g.source.find("return __uint_as_float(e & 1 ? w & 0xffff0000u : w << 16);"),
             std::string::npos);
 }
 
