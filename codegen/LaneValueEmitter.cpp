@@ -123,7 +123,8 @@ LaneValue LaneValueEmitter::emitRead(const Value &input, const Coords &coords, i
     hoistedLine(declare);
     hoistedLine(load(hoists_.back().guard));
   }
-  return defineLanes(type, "fuserc_load(" + memory + "[" + laneVariable() + "])");
+  return defineLanes(type,
+                     InputRead::lane(memory, laneVariable(), lanes_, address.storage).value);
 }
 
 LaneValue LaneValueEmitter::emitOp(const Op &op, const Coords &coords, int lane) {
