@@ -68,6 +68,17 @@ std::vector<std::string> defaultNvrtcOptions() {
   return options;
 }
 
+std::vector<int> nvrtcSupportedArchs() {
+  int count = 0;
+  if (::nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0)
+    return {};
+  std::vector<int> archs(static_cast<size_t>(count));
+  if (::nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
+    return {};
+  std::sort(archs.begin(), archs.end());
+  return archs;
+}
+
 std::string nvrtcVersionString() {
   int major = 0, minor = 0;
   ::nvrtcVersion(&major, &minor);
