@@ -26,7 +26,13 @@ constexpr int kBlock = 256;
 // 128 with 2 vectors 4003 / 4042 / 3299: within the noise of a run. Nor
 // did the store kind matter (one run, rope / swiglu / bias_relu_nhwc): as
 // now (plain in vec, __stcs in rvec) 3993 / 4013 / 3306; __stcs in both
-// 3999 / 4027 / 3265; plain in both 3992 / 4018 / 3306.
+// 3999 / 4027 / 3265; plain in both 3992 / 4018 / 3306. Nor does a grid
+// of fewer blocks looping over the vectors, which runs the kernel's
+// preamble (its uniform loads of every dim's strides) fewer times: on an
+// H100 (2026-11-25, two runs, GB/s of bias_relu_nhwc / swiglu / rope) one
+// block per 256 vectors 2502 / 3034 / 2971, grids of at most 4224 blocks
+// 2462 / 2885 / 2809, of 2112 2413 / 2858 / 2791, though bias_relu_nhwc's
+// kernel ran 17.0 M warp instructions instead of 21.4 M.
 constexpr int kUnroll = 1;
 
 class PointwiseEmitter : public InputReader {
