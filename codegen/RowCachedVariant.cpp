@@ -1,34 +1,33 @@
-// Row-reduction kernels, the cached streaming variants (m512, m1024): rows
-// longer than the persistent variants hold in registers are streamed by a
-// block per row, kRowCachedUnroll vectors per thread per step, one pass per phase
-// and one for the outputs. First the cached streams (inputs whose rows
-// differ, read by a reduction) are copied into dynamic shared memory, up
-// to `a.cache` row positions (the host's choice at launch), whole vectors
-// asynchronously (cp.async: the whole cached row in flight at once, no
-// registers held), so every pass reads those positions from there rather
-// than from global memory. A thread touches the same positions in the copy
-// and in every pass of a row, and of the next row: the cache needs no
-// barrier.
+// Row-reduction kernels, the cached streaming variants (m512, m1024, and c512
+// over a thread-block cluster): rows longer than the persistent variants hold
+// in registers are streamed by a block per row, kRowCachedUnroll vectors per
+// thread per step, one pass per phase and one for the outputs. First the
+// cached streams (inputs whose rows differ, read by a reduction) are copied
+// into dynamic shared memory, up to `a.cache` row positions (the host's
+// choice at launch), whole vectors asynchronously (cp.async: the whole cached
+// row in flight at once, no registers held), so every pass reads those
+// positions from there rather than from global memory. A thread touches the
+// same positions in the copy and in every pass of a row, and of the next row:
+// the cache needs no barrier.
 //
 // With vectors of W > 1, positions count from the vector boundary at or
 // before the row's start (`head` elements before it; the host checked that
 // every streamed tensor's rows start equally far past one), so every vector
-// is aligned in global and shared memory whatever the row's start and
-// length. A step whose vectors all lie inside the row, and inside the cache
-// for the cached streams it reads, runs them without any check; in other
-// steps vectors wholly inside the row run without checks, those at its
-// ends check each element, and those past its end do nothing. Positions
-// count in 32 bits (rows of at most kRowCachedMaxLength).
+// is aligned in global and shared memory whatever the row's start and length.
+// A step whose vectors all lie inside the row, and inside the cache for the
+// cached streams it reads, runs them without any check; in other steps
+// vectors wholly inside the row run without checks, those at its ends check
+// each element, and those past its end do nothing. Positions count in 32 bits
+// (rows of at most kRowCachedMaxLength).
 //
-// The unchecked steps took the per-vector branches out of nearly every
-// step; with bf16 elements converted from their words (InputRead::lane)
-// (H100, 2026-11-25, Nsight Compute, warp instructions): softmax over
-// rows of 32768 (m512) 227.1 M -> 174.8 M, issue slots 62 -> 48% busy;
-// rmsnorm 167.7 M -> 119.6 M; xent_bwd 429.3 M -> 353.0 M (72 -> 59%
-// busy). The H200 needs 1.4 times the H100's instructions per second for
-// the same share of its bandwidth; on the H100 itself (GB/s, two runs):
-// softmax over rows of 131072 / 262144 2664 / 2564 -> 2720 / 2655, xent_bwd
-// 2797 -> 2831.
+// Unchecked steps (no per-vector branch in nearly every step) and bf16
+// elements converted from their words (InputRead::lane) together cut the
+// instructions (H100, 2026-11-25, Nsight Compute, warp instructions): softmax
+// over rows of 32768 (m512) 227.1 M -> 174.8 M, issue slots 62 -> 48% busy;
+// rmsnorm 167.7 M -> 119.6 M; xent_bwd 429.3 M -> 353.0 M (72 -> 59% busy).
+// The H200 needs 1.4 times the H100's instructions per second for the same
+// share of its bandwidth; on the H100 itself (GB/s, two runs): softmax over
+// rows of 131072 / 262144 2664 / 2564 -> 2720 / 2655, xent_bwd 2797 -> 2831.
 #include "codegen/BlockReduce.h"
 #include "codegen/CudaTypes.h"
 #include "codegen/RowReductionEmitter.h"
