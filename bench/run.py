@@ -18,6 +18,7 @@ against eager guards the numbers (gpu/run_tests.py is the real test).
       --dlpack-include .carry/include --out $OUT/bench.json
   python3 bench/run.py ... --dry-run   # no GPU: fuserc, the C build, bytes per case
   python3 bench/run.py ... --row-sweep 256,1024,8192,262144   # GB/s by row length
+  python3 bench/targets.py SUITE.json SWEEP.json   # the issues' targets, met or missed
 """
 import argparse
 import json
@@ -295,10 +296,12 @@ def main():
         runs = sweep_cases(args, torch_cases)
     else:
         runs = [(s, s, torch_cases.CASES[s]) for s in torch_cases.CASES if args.cases in s]
-    rows, copy_gbps, torch = [], None, None
+    rows, copy_gbps, torch, device = [], None, None, None
     if not args.dry_run:
         import torch
         torch.empty(1, device="cuda")
+        device = torch.cuda.get_device_name()
+        print("device: %s" % device, flush=True)
         copy_gbps = measure_copy(args)
         print("copy 1 GiB: %.0f GB/s" % copy_gbps, flush=True)
     builds = {}
@@ -322,7 +325,7 @@ def main():
         torch.cuda.empty_cache()
     out = args.out if not os.path.isdir(args.out) else os.path.join(args.out, "bench.json")
     with open(out, "w") as f:
-        json.dump(dict(copy_GBs=copy_gbps, cases=rows), f, indent=1)
+        json.dump(dict(device=device, copy_GBs=copy_gbps, cases=rows), f, indent=1)
     print_table(rows, copy_gbps)
 
 
