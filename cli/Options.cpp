@@ -2,6 +2,7 @@
 #include "cli/Options.h"
 
 #include "cli/ExitCodes.h"
+#include "codegen/CudaPrelude.h"
 #include "ir/Limits.h"
 #include "packaging/NvrtcCompiler.h"
 #include "passes/Pipeline.h"
@@ -58,7 +59,7 @@ void checkArchitecture(const std::string &arch) {
     throw UsageError{"--arch: '" + arch + "' is older than fuserc generates code for: sm_" +
                      std::to_string(kOldestGeneratedArch) +
                      " and newer (its kernels use sm_80 instructions such as cp.async)"};
-  const std::vector<int> supported = nvrtcSupportedArchs();
+  static const std::vector<int> supported = nvrtcSupportedArchs();
   if (supported.empty() || std::find(supported.begin(), supported.end(), number) != supported.end())
     return;
   std::string known;

@@ -11,4 +11,8 @@ namespace fuserc {
 
 const std::string &cudaPrelude();
 
+// The oldest architecture fuserc generates code for: its kernels use sm_80
+// instructions (cp.async, L2 cache policies) without older fallbacks.
+inline constexpr int kOldestGeneratedArch = 80;
+
 } // namespace fuserc

@@ -395,9 +395,6 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
     fulls +=
         pad + "const bool full" + J + " = " + (cluster_ ? "at" + J + " < hi && " : "") +
         (vector > 1 ? "k" + J + " >= 0 && k" + J + " + " + W + " <= L;\n" : "k" + J + " < L;\n");
-  }
-  for (int j = 0; j < n; ++j) {
-    const std::string J = std::to_string(j);
     // Vectors past the row's end (the last step's) do nothing; with W = 1
     // every other one is whole.
     other += pad + "if (full" + J + ") {\n" + section(j, false) + pad + "}";

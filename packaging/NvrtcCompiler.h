@@ -47,10 +47,6 @@ std::string nvrtcVersionString();
 // ascending.
 std::vector<int> nvrtcSupportedArchs();
 
-// The oldest architecture fuserc generates code for: its kernels use sm_80
-// instructions (cp.async, L2 cache policies) without older fallbacks.
-inline constexpr int kOldestGeneratedArch = 80;
-
 // Parses ptxas' verbose report ("Function properties for k", "Used 8
 // registers, used 0 barriers, 16 bytes smem"...). Exposed for tests.
 std::vector<KernelResources> parsePtxasReport(const std::string &log);
