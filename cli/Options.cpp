@@ -1,11 +1,10 @@
 // Command-line parsing and validation (see Options.h).
 #include "cli/Options.h"
 
-#include "cli/ExitCodes.h"
-#include "codegen/CudaPrelude.h"
+#include "driver/ExitCodes.h"
+#include "driver/Pipeline.h"
+#include "driver/Targets.h"
 #include "ir/Limits.h"
-#include "packaging/NvrtcCompiler.h"
-#include "passes/Pipeline.h"
 
 #include <CLI/CLI.hpp>
 
@@ -51,31 +50,13 @@ std::vector<std::string> resolveDumpStages(const std::vector<std::string> &reque
   return stages;
 }
 
-// An architecture fuserc cannot compile for: older than the code it
-// generates needs, or unknown to the NVRTC it runs with.
-void checkArchitecture(const std::string &arch) {
-  const int number = std::stoi(smNumber(arch));
-  if (number < kOldestGeneratedArch)
-    throw UsageError{"--arch: '" + arch + "' is older than fuserc generates code for: sm_" +
-                     std::to_string(kOldestGeneratedArch) +
-                     " and newer (its kernels use sm_80 instructions such as cp.async)"};
-  static const std::vector<int> supported = nvrtcSupportedArchs();
-  if (supported.empty() || std::find(supported.begin(), supported.end(), number) != supported.end())
-    return;
-  std::string known;
-  for (int n : supported)
-    if (n >= kOldestGeneratedArch)
-      known += (known.empty() ? "sm_" : ", sm_") + std::to_string(n);
-  throw UsageError{"--arch: NVRTC " + nvrtcVersionString() + " does not compile for '" + arch +
-                   "'; it compiles for " + known};
-}
-
 void validate(CompileOptions &o, const std::vector<std::string> &shapes) {
   static const std::regex arch("sm_[0-9]{2,3}a?");
   for (const std::string &a : o.archs) {
     if (!std::regex_match(a, arch))
       throw UsageError{"--arch: '" + a + "' is not an architecture like sm_80 or sm_90"};
-    checkArchitecture(a);
+    if (std::optional<std::string> reason = unsupportedArchitecture(a))
+      throw UsageError{"--arch: " + *reason};
   }
   static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda"};
   for (const std::string &e : o.emit)

@@ -2,7 +2,7 @@
 // CompileOptions.
 #pragma once
 
-#include "passes/CompileOptions.h"
+#include "driver/CompileOptions.h"
 
 #include <optional>
 

@@ -1,6 +1,6 @@
 // fuserc: the command-line entry point.
-#include "cli/Driver.h"
 #include "cli/Options.h"
+#include "driver/Compiler.h"
 
 #include "llvm/Support/thread.h"
 

@@ -26,7 +26,7 @@ cmake_policy(PUSH)
 cmake_policy(VERSION 3.20)
 
 function(fuserc_add_kernels target)
-  # The pipeline's stages in order (passes/Pipeline.cpp, kStages): with
+  # The pipeline's stages in order (driver/Pipeline.cpp, kStages): with
   # --dump-dir, stage N is written to NN-<stage>.txt. (Set here: a function
   # sees its caller's variables, not those where it was defined.)
   set(all_stages parsed canonicalize layout alias segments schedule cuda)

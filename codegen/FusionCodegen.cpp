@@ -1,14 +1,14 @@
 // Fusion-level code generation (see FusionCodegen.h).
 #include "codegen/FusionCodegen.h"
 
-#include "codegen/CodegenError.h"
-#include "codegen/ColumnReductionKernel.h"
-#include "codegen/CudaPrelude.h"
-#include "codegen/IndexChecks.h"
-#include "codegen/PointwiseKernel.h"
 #include "codegen/ReductionLayout.h"
-#include "codegen/RowReductionKernel.h"
-#include "codegen/TransposeKernel.h"
+#include "codegen/columns/ColumnReductionKernel.h"
+#include "codegen/core/CodegenError.h"
+#include "codegen/core/CudaPrelude.h"
+#include "codegen/core/IndexChecks.h"
+#include "codegen/pointwise/PointwiseKernel.h"
+#include "codegen/rows/RowReductionKernel.h"
+#include "codegen/transpose/TransposeKernel.h"
 
 #include <optional>
 

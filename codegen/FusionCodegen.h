@@ -4,8 +4,8 @@
 // scheduler has no code generator yet is a CodegenError naming it.
 #pragma once
 
-#include "codegen/KernelPlan.h"
-#include "passes/Segmentation.h"
+#include "schedulers/KernelPlan.h"
+#include "schedulers/SegmentedFusion.h"
 
 #include <vector>
 

@@ -12,8 +12,8 @@
 // reduced) are interleaved, which no generator handles yet.
 #pragma once
 
-#include "passes/Segmentation.h"
 #include "schedulers/SchedulerChecks.h"
+#include "schedulers/SegmentedFusion.h"
 
 #include <string>
 #include <vector>

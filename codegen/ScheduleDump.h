@@ -4,7 +4,7 @@
 // golden tests and for people choosing schedulers.
 #pragma once
 
-#include "codegen/KernelPlan.h"
+#include "schedulers/KernelPlan.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -9,8 +9,8 @@
 #include "ByteReader.h"
 #include "FusionGenerator.h"
 
+#include "driver/Pipeline.h"
 #include "frontend/Frontend.h"
-#include "passes/Pipeline.h"
 
 #include "llvm/Support/raw_ostream.h"
 

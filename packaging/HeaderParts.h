@@ -7,8 +7,8 @@
 // Templates write the header's prefix NAME as `@P@`; substitutePrefix fills it in.
 #pragma once
 
-#include "codegen/KernelPlan.h"
 #include "ir/Fusion.h"
+#include "schedulers/KernelPlan.h"
 
 #include <map>
 #include <string>

@@ -9,8 +9,8 @@
 // bytes for identical inputs.
 #pragma once
 
-#include "codegen/KernelPlan.h"
 #include "ir/Fusion.h"
+#include "schedulers/KernelPlan.h"
 
 #include <string>
 #include <string_view>

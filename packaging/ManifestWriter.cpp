@@ -6,9 +6,9 @@
 
 #include "packaging/HeaderParts.h"
 
+#include "ir/ViewAnalysis.h"
 #include "packaging/HeaderWriter.h"
 #include "packaging/Json.h"
-#include "passes/ViewAnalysis.h"
 
 #include <algorithm>
 #include <cstdlib>

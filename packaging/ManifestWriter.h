@@ -7,10 +7,10 @@
 // resource usage of its fusions, and the toolchain. Out: the JSON text.
 #pragma once
 
-#include "codegen/KernelPlan.h"
 #include "ir/Fusion.h"
 #include "packaging/NvrtcCompiler.h"
 #include "packaging/SegmentSummary.h"
+#include "schedulers/KernelPlan.h"
 
 #include <map>
 #include <span>

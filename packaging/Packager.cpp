@@ -1,7 +1,6 @@
 // Packaging a compiled module (see Packager.h).
 #include "packaging/Packager.h"
 
-#include "codegen/FusionCodegen.h"
 #include "packaging/CompileCache.h"
 #include "packaging/HeaderWriter.h"
 #include "packaging/ManifestWriter.h"
@@ -14,18 +13,18 @@ namespace fuserc {
 
 PackageResult packageModule(const std::string &name, const Module &module,
                             std::span<const SegmentedFusion> segmentations,
-                            const std::vector<FusionCode> &code, const CompileOptions &options) {
+                            const std::vector<FusionCode> &code, const std::string &cudaSource,
+                            const PackageOptions &options) {
   PackageResult result;
   auto emits = [&](const char *kind) {
     return std::find(options.emit.begin(), options.emit.end(), kind) != options.emit.end();
   };
-  const std::string source = moduleCudaSource(code);
+  const std::string &source = cudaSource;
   ModuleCompileOptions compile;
   compile.archs = options.archs;
   compile.jobs = options.jobs;
   compile.sourceName = name + ".cu";
-  if (!options.noCache)
-    compile.cacheDir = options.cacheDir ? *options.cacheDir : defaultCacheDir();
+  compile.cacheDir = options.cacheDir.value_or("");
   ModuleCompileResult compiled = compileModule(source, compile);
   result.log = compiled.log;
   if (!compiled.ok) {

@@ -1,20 +1,29 @@
-// The last step of a fuserc run with -o: compiles the module's CUDA for
-// every architecture (ModuleCompiler), and renders NAME.h, NAME.fatbin,
+// The last step of a fuserc run with -o: compiles the module's CUDA source
+// (which the driver hands over, as code generation made it) for every
+// architecture (ModuleCompiler), and renders NAME.h, NAME.fatbin,
 // NAME.manifest.json (and NAME.cu with --emit cuda) in memory. Nothing is
 // written here: the driver writes every file or none.
 #pragma once
 
-#include "codegen/KernelPlan.h"
 #include "ir/Fusion.h"
-#include "passes/CompileOptions.h"
-#include "passes/Segmentation.h"
+#include "schedulers/KernelPlan.h"
+#include "schedulers/SegmentedFusion.h"
 
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace fuserc {
+
+// What packaging takes from the command line.
+struct PackageOptions {
+  std::vector<std::string> archs;      // sm_XX, compiled in this order
+  std::vector<std::string> emit;       // header, fatbin, manifest, cuda
+  unsigned jobs = 0;                   // NVRTC threads; 0: one per core
+  std::optional<std::string> cacheDir; // absent: no compile cache
+};
 
 struct PackageResult {
   bool ok = false;
@@ -24,8 +33,11 @@ struct PackageResult {
   std::vector<std::string> log;             // for --verbose
 };
 
+// `cudaSource` is the module's one translation unit (every fusion's
+// kernels after the prelude); `code` describes its kernels.
 PackageResult packageModule(const std::string &name, const Module &module,
                             std::span<const SegmentedFusion> segmentations,
-                            const std::vector<FusionCode> &code, const CompileOptions &options);
+                            const std::vector<FusionCode> &code, const std::string &cudaSource,
+                            const PackageOptions &options);
 
 } // namespace fuserc

@@ -1,7 +1,7 @@
 // The manifest's summary of a segmentation (see SegmentSummary.h).
 #include "packaging/SegmentSummary.h"
 
-#include "passes/Segmentation.h"
+#include "schedulers/SegmentedFusion.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // is in ViewAnalysis.h.
 #include "passes/AliasAnalysis.h"
 
-#include "passes/ViewAnalysis.h"
+#include "ir/ViewAnalysis.h"
 
 namespace fuserc {
 namespace {

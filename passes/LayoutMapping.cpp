@@ -1,7 +1,7 @@
 // Mapping of memory orders through ops, by shape rule (see LayoutMapping.h).
 #include "passes/LayoutMapping.h"
 
-#include "passes/ViewAnalysis.h"
+#include "ir/ViewAnalysis.h"
 
 #include <algorithm>
 #include <numeric>

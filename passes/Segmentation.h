@@ -34,68 +34,13 @@
 // fusion stores its outputs, as in one kernel.
 #pragma once
 
-#include "ir/Fusion.h"
-#include "schedulers/Scheduler.h"
+#include "schedulers/SegmentedFusion.h"
 #include "support/Diagnostics.h"
 
-#include <memory>
 #include <optional>
 #include <span>
-#include <string>
-#include <vector>
 
 namespace fuserc {
-
-inline constexpr int64_t kDefaultExtent = 1024;
-
-// A scheduler's reason for not taking a group.
-struct Rejection {
-  std::string scheduler;
-  std::string reason;
-};
-
-struct ScheduledSegment {
-  size_t id;
-  Segment segment;
-  const Scheduler *scheduler;
-};
-
-// A tensor one segment produces and others read.
-struct CrossingTensor {
-  enum class Kind {
-    Workspace, // stored in the workspace by the producer
-    Output,    // a fusion output of the same dtype: read back from its buffer
-    View,      // a fusion output that is a view: read through it, from its base
-  };
-  const Value *value;
-  size_t producer;               // segment id
-  std::vector<size_t> consumers; // segment ids, ascending
-  Kind kind;
-  DType storage; // f32 for f16 / bf16 values in the workspace
-  Extent bytes;  // numElements * bytes of `storage`
-};
-
-// Two segments that could have been one: one reads what the other
-// produces, or both read the same tensor.
-struct SegmentBoundary {
-  size_t first, second;               // segment ids, first < second
-  std::vector<const Value *> passed;  // produced by one, read by the other
-  std::vector<const Value *> shared;  // read by both from elsewhere
-  std::optional<size_t> cycleThrough; // merging would close a cycle through it
-  std::vector<Rejection> rejections;  // otherwise: every scheduler's reason
-};
-
-struct SegmentedFusion {
-  const Fusion *fusion = nullptr;
-  std::shared_ptr<const FusionAnalysis> analysis;
-  std::vector<ScheduledSegment> segments; // by id
-  std::vector<size_t> segmentOfOp;        // by op position
-  // Why no scheduler took the whole fusion; empty when one did.
-  std::vector<Rejection> wholeFusion;
-  std::vector<CrossingTensor> crossing; // by value id
-  std::vector<SegmentBoundary> boundaries;
-  Extent workspaceBytes; // sum of the workspace tensors' bytes
-};
 
 struct SegmentationOptions {
   std::span<const Scheduler *const> schedulers; // priority order

@@ -4,11 +4,11 @@
 #include "CodegenTestSupport.h"
 #include <algorithm>
 
-#include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
-#include "codegen/PointwiseKernel.h"
+#include "codegen/core/CodegenError.h"
+#include "codegen/pointwise/PointwiseKernel.h"
+#include "driver/Pipeline.h"
 #include "packaging/NvrtcCompiler.h"
-#include "passes/Pipeline.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -5,10 +5,10 @@
 
 #include "TestSupport.h"
 
-#include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
+#include "codegen/core/CodegenError.h"
+#include "driver/Pipeline.h"
 #include "packaging/NvrtcCompiler.h"
-#include "passes/Pipeline.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,6 +1,6 @@
 // Unit tests of CUDA literals (codegen/CudaTypes.h): what the generated code
 // writes for attribute values such as full's `value` and pad's `value`.
-#include "codegen/CudaTypes.h"
+#include "codegen/core/CudaTypes.h"
 
 #include <gtest/gtest.h>
 

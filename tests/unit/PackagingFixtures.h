@@ -14,14 +14,14 @@
 #pragma once
 
 #include "TestSupport.h"
-#include "codegen/KernelPlan.h"
 #include "packaging/Fatbinary.h"
 #include "packaging/NvrtcCompiler.h"
 #include "passes/AliasAnalysis.h"
 #include "passes/Canonicalize.h"
 #include "passes/LayoutInference.h"
-#include "passes/Segmentation.h"
+#include "schedulers/KernelPlan.h"
 #include "schedulers/SchedulerRegistry.h"
+#include "schedulers/SegmentedFusion.h"
 
 #include <map>
 #include <memory>

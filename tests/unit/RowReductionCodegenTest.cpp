@@ -3,10 +3,10 @@
 // every variant; outer normalizations are refused as not generated yet.
 #include "CodegenTestSupport.h"
 
-#include "codegen/CodegenError.h"
 #include "codegen/FusionCodegen.h"
+#include "codegen/core/CodegenError.h"
+#include "driver/Pipeline.h"
 #include "packaging/NvrtcCompiler.h"
-#include "passes/Pipeline.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Tests of the strided-view algebra behind alias analysis
 // (passes/ViewAnalysis.h): dense strides, the view ops, and the reshape
 // grouping that decides whether a reshape is expressible as strides.
-#include "passes/ViewAnalysis.h"
+#include "ir/ViewAnalysis.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,138 @@
+// The helper code column-reduction kernels and their launch blocks share:
+// device functions for Welford partials and row counts (CUDA), and the
+// launch planning the host blocks call (C99), each guarded so that every
+// kernel and header may include it.
+#include "codegen/columns/ColumnReductionKernel.h"
+#include "codegen/columns/ColumnReductionPlan.h"
+
+namespace fuserc {
+
+const std::string &columnDeviceHelpers() {
+  static const std::string text = R"CUDA(#ifndef FUSERC_COL_REDUCE_HELPERS
+#define FUSERC_COL_REDUCE_HELPERS
+// Welford: x joins a running (mean, m2); inv_n is 1 / (the count with x).
+template <typename T>
+__device__ __forceinline__ void fuserc_welford_push(T &mean, T &m2, T x, T inv_n) {
+  const T d = x - mean;
+  mean += d * inv_n;
+  m2 += d * (x - mean);
+}
+// Merges (mean_b, m2_b) of n_b values into (mean, m2) of n values.
+template <typename T>
+__device__ __forceinline__ void fuserc_welford_merge(T &mean, T &m2, long long &n, T mean_b,
+                                                     T m2_b, long long n_b) {
+  if (n_b == 0)
+    return;
+  const long long total = n + n_b;
+  const T d = mean_b - mean;
+  const T f = (T)n_b / (T)total;
+  mean += d * f;
+  m2 += m2_b + d * d * (T)n * f;
+  n = total;
+}
+// Rows of [begin, end) that thread row w of a block takes (every 8th).
+__device__ __forceinline__ long long fuserc_col_rows(long long begin, long long end, int w) {
+  return end > begin + w ? (end - begin - w + 7) / 8 : 0;
+}
+// Rows of split s, `chunk` rows each, out of len.
+__device__ __forceinline__ long long fuserc_col_split_rows(long long len, long long chunk,
+                                                           long long s) {
+  const long long left = len - s * chunk;
+  return left <= 0 ? 0 : left < chunk ? left : chunk;
+}
+#endif // FUSERC_COL_REDUCE_HELPERS
+
+)CUDA";
+  return text;
+}
+
+const std::string &columnReductionHostHelpers() {
+  static const std::string text = R"C(#ifndef FUSERC_COL_HELPERS
+#define FUSERC_COL_HELPERS
+/* Column-reduction launch planning, shared by every column-reduction kernel
+   of every fuserc header in this translation unit. */
+
+/* Whether the n domain dims `dims` (memory order, outermost first) collapse
+   into one dim for a tensor with domain strides `st`: each dim's stride is
+   the next one's times that one's extent (extent-1 dims aside). Sets
+   *stride to the collapsed dim's stride (0 when every extent is 1). */
+static inline int fuserc_col_collapse(int n, const int *dims, const long long *size,
+                                      const long long *st, long long *stride) {
+  long long inner = 0, span = 0;
+  int k;
+  for (k = n - 1; k >= 0; --k) {
+    const long long e = size[dims[k]], s = st[dims[k]];
+    if (e == 1)
+      continue;
+    if (span == 0) {
+      inner = s;
+      span = e;
+      continue;
+    }
+    if (s != inner * span)
+      return 0;
+    span *= e;
+  }
+  *stride = inner;
+  return 1;
+}
+
+/* The tile variant the lane tensors allow: 0 when one does not collapse
+   along the reduced dims, or along the inner kept dims with stride 0 or 1
+   (the general variant runs); else vmax when K, every pointer and every
+   row and outer stride are multiples of vmax columns, else 1. */
+static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, void *const *ptr,
+                                  long long (*dst)[8], const long long *size, int na,
+                                  const int *adims, int nr, const int *rdims, int nk,
+                                  const int *kdims, long long kcols, int vmax, long long *rs,
+                                  long long *ks) {
+  int t, k, v = vmax;
+  for (t = 0; t < nt; ++t) {
+    if (!lanes[t])
+      continue;
+    if (!fuserc_col_collapse(nr, rdims, size, dst[t], &rs[t]))
+      return 0;
+    if (!fuserc_col_collapse(nk, kdims, size, dst[t], &ks[t]) || (ks[t] != 0 && ks[t] != 1))
+      return 0;
+  }
+  if (kcols % v != 0)
+    v = 1;
+  for (t = 0; v > 1 && t < nt; ++t) {
+    if (!lanes[t] || ks[t] == 0)
+      continue;
+    if ((unsigned long long)(uintptr_t)ptr[t] % (unsigned long long)(v * esize[t]) != 0 ||
+        rs[t] % v != 0)
+      v = 1;
+    for (k = 0; v > 1 && k < na; ++k)
+      if (dst[t][adims[k]] % v != 0)
+        v = 1;
+  }
+  return v;
+}
+
+#endif /* FUSERC_COL_HELPERS */
+)C";
+  static const std::string splits =
+      "#ifndef FUSERC_COL_SPLITS\n#define FUSERC_COL_SPLITS\n"
+      "/* The split count (a power of two up to " +
+      std::to_string(kColumnMaxSplits) +
+      ") and the rows per split: more\n   splits while the grid has fewer than " +
+      std::to_string(kColumnTargetBlocks) + " blocks and each split keeps at\n   least " +
+      std::to_string(kColumnMinRowsPerSplit) +
+      " rows. */\n"
+      "static inline void fuserc_col_splits(long long tiles, long long len, long long *splits,\n"
+      "                                     long long *chunk) {\n"
+      "  long long s = 1;\n"
+      "  while (s < " +
+      std::to_string(kColumnMaxSplits) + " && tiles * s < " + std::to_string(kColumnTargetBlocks) +
+      " && (len + 2 * s - 1) / (2 * s) >= " + std::to_string(kColumnMinRowsPerSplit) +
+      ")\n"
+      "    s *= 2;\n"
+      "  *chunk = (len + s - 1) / s;\n"
+      "  *splits = *chunk > 0 ? (len + *chunk - 1) / *chunk : 1;\n"
+      "}\n#endif /* FUSERC_COL_SPLITS */\n";
+  static const std::string both = text + splits;
+  return both;
+}
+
+} // namespace fuserc

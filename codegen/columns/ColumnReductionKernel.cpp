@@ -1,0 +1,576 @@
+// Column-reduction kernels, device side: the columns and tensors of a
+// segment and the CUDA of every variant (see
+// ColumnReductionKernel.h; the host side is in ColumnReductionPlan.cpp).
+#include "codegen/columns/ColumnReductionKernel.h"
+
+#include "codegen/columns/ColumnReductionPlan.h"
+#include "codegen/core/BlockReduce.h"
+#include "codegen/core/CodegenError.h"
+#include "codegen/core/CudaTypes.h"
+#include "codegen/core/ReductionValues.h"
+#include "codegen/core/ValueEmitter.h"
+#include "ir/DType.h"
+#include "ir/Printer.h"
+#include "schedulers/OpFamilies.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace fuserc {
+namespace {
+
+class ColumnReductionEmitter : public InputReader {
+public:
+  ColumnReductionEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                         const WorkspaceOffsets &workspace, const Extent &scratchOffset)
+      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
+    k_.fusion = &sf;
+    k_.segment = &seg;
+    k_.base = sf.fusion->name() + "_k" + std::to_string(seg.id);
+    k_.scratchOffset = scratchOffset;
+  }
+
+  EmittedKernel run() {
+    findColumns();
+    collectTensors();
+    findPartials();
+    findLanes();
+    EmittedKernel out;
+    out.source = blockReduceCuda() + columnDeviceHelpers() + columnArgsStruct(k_, "") + "\n";
+    for (const ColumnVariant &v : k_.variants())
+      out.source += tileKernel(v);
+    fillColumnPlan(k_, out.plan);
+    return out;
+  }
+
+  InputRead read(const Value &input, const Coords &coords) override {
+    if (auto it = registers_.find(&input); it != registers_.end())
+      return it->second;
+    if (input.isScalarInput())
+      return "a.s" + std::to_string(scalarIndex(input));
+    const size_t t = tensorIndex(input);
+    if (lanes_) {
+      k_.tensors[t].lanes = true;
+      return InputRead::load("t" + std::to_string(t) + "_l[u][v]");
+    }
+    std::string offset = "0";
+    for (size_t d = 0; d < coords.size(); ++d)
+      offset +=
+          " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
+    return InputRead::load("((const " + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" +
+                           std::to_string(t) + "])[" + offset + "]");
+  }
+
+private:
+  // ---- the columns, tensors and accumulators ----
+
+  void findColumns() {
+    auto found = findReductionRows(seg_.segment, "a reduction kernel reduces one set of axes");
+    if (auto *reason = std::get_if<std::string>(&found))
+      throw CodegenError(*reason);
+    k_.rows = std::get<ReductionRows>(std::move(found));
+    if (k_.rows.domain.size() > static_cast<size_t>(kColumnMaxRank))
+      throw CodegenError("rank " + std::to_string(k_.rows.domain.size()) +
+                         " is above the supported " + std::to_string(kColumnMaxRank));
+    k_.grouping = groupReductionDims(analysis_, k_.rows);
+    if (k_.grouping.kind != ReductionGrouping::Kind::Outer) {
+      const Op &first = *k_.rows.reductions.front();
+      throw CodegenError(analysis_.quoted(*first.result()) + " reduces axes " +
+                         axesString(k_.rows.axes) + " of " + typeString(*first.operand(0)) +
+                         ", whose kept and reduced dims interleave in memory order (layout " +
+                         layoutString(k_.grouping.order) +
+                         "); a column reduction needs the memory order [outer kept dims]"
+                         "[reduced dims][inner kept dims], and other layouts are not "
+                         "generated yet");
+    }
+    kept_ = k_.grouping.outerKept;
+    kept_.insert(kept_.end(), k_.grouping.innerKept.begin(), k_.grouping.innerKept.end());
+  }
+
+  void collectTensors() {
+    KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "column reduction");
+    k_.scalars = std::move(operands.scalars);
+    for (KernelTensor &t : operands.tensors) {
+      if (t.written && !k_.rows.isReducedShape(t.value->shape()))
+        throw CodegenError(analysis_.quoted(*t.value) + " " + typeString(*t.value) +
+                           " is not reduced; a column reduction kernel writes only reduced "
+                           "outputs");
+      k_.tensors.push_back(ColumnTensor{std::move(t), false});
+    }
+  }
+
+  void findPartials() {
+    for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
+      const Op &op = *k_.rows.reductions[i];
+      const DType acc = reductionAccumulator(op.result()->dtype());
+      if (op.kind() == OpKind::Var) {
+        k_.partials.push_back({i, analysis_.name(*op.result()) + " (var) mean", acc});
+        k_.partials.push_back({i, analysis_.name(*op.result()) + " (var) m2", acc});
+      } else {
+        k_.partials.push_back(
+            {i, analysis_.name(*op.result()) + " (" + std::string(op.info().name) + ")", acc});
+      }
+    }
+  }
+
+  // The tile variants need an elementwise prologue; emitting it once in
+  // lane mode marks the tensors it reads, whose widths bound the vector.
+  void findLanes() {
+    std::vector<const Op *> prologue;
+    std::set<const Value *> seen;
+    std::vector<const Value *> pending;
+    for (const Op *op : k_.rows.reductions)
+      pending.push_back(op->operand(0));
+    while (!pending.empty()) {
+      const Value *v = pending.back();
+      pending.pop_back();
+      if (!seg_.segment.defines(*v) || !seen.insert(v).second)
+        continue;
+      prologue.push_back(v->definingOp());
+      for (const Value *operand : v->definingOp()->operands())
+        pending.push_back(operand);
+    }
+    k_.tiled = ValueEmitter::supportsCoordinateFree(prologue);
+    if (!k_.tiled)
+      return;
+    ValueEmitter emitter = newEmitter(true);
+    for (const Op *op : k_.rows.reductions)
+      emitter.emit(*op->operand(0), {});
+    int vmax = 4;
+    bool any = false;
+    for (const ColumnTensor &t : k_.tensors)
+      if (t.lanes) {
+        vmax = std::min(any ? vmax : 8, 16 / static_cast<int>(dtypeBytes(t.storage)));
+        any = true;
+      }
+    k_.maxVector = std::max(vmax, 1);
+  }
+
+  size_t tensorIndex(const Value &v) const {
+    for (size_t i = 0; i < k_.tensors.size(); ++i)
+      if (k_.tensors[i].value == &v && !k_.tensors[i].written)
+        return i;
+    throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+  }
+
+  size_t scalarIndex(const Value &v) const {
+    return static_cast<size_t>(std::find(k_.scalars.begin(), k_.scalars.end(), &v) -
+                               k_.scalars.begin());
+  }
+
+  bool isReductionResult(const Value &v) const {
+    return std::any_of(k_.rows.reductions.begin(), k_.rows.reductions.end(),
+                       [&](const Op *op) { return op->result() == &v; });
+  }
+
+  ValueEmitter newEmitter(bool lanes) {
+    lanes_ = lanes;
+    return ValueEmitter(
+        [&](const Value &v) { return !seg_.segment.defines(v) || isReductionResult(v); }, *this,
+        [&](const Extent &e) { return kernelExtentCode(e, sf_.fusion->symbols()); }, "I", lanes);
+  }
+
+  // ---- coordinates ----
+
+  bool isReducedDim(size_t d) const {
+    const auto &r = k_.grouping.reduced;
+    return std::find(r.begin(), r.end(), d) != r.end();
+  }
+
+  // Domain coordinates: c<d> for every dim but static 1s (0).
+  Coords domainCoords() const {
+    Coords c;
+    for (size_t d = 0; d < k_.rows.domain.size(); ++d)
+      c.push_back(k_.rows.domain[d].isConstant(1) ? "0" : "c" + std::to_string(d));
+    return c;
+  }
+
+  // Coordinates of a reduced-shape value: its non-1 dims take the kept
+  // non-1 domain dims in order; its 1 dims take 0.
+  Coords reducedCoords(const std::vector<Extent> &shape) const {
+    Coords all;
+    for (size_t d = 0; d < k_.rows.domain.size(); ++d)
+      all.push_back("c" + std::to_string(d));
+    return coordsInDomain(shape, k_.rows.domain, all, [&](size_t d) { return isReducedDim(d); });
+  }
+
+  static std::string decompose(const std::string &index, const std::vector<size_t> &dims,
+                               const std::string &rem, const std::string &pad) {
+    return decomposeIndexCode(index, dims, "", rem, pad);
+  }
+
+  // ---- values ----
+
+  std::string accType(size_t j) const { return cudaComputeType(k_.partials[j].acc); }
+
+  const Op &reductionOf(size_t j) const { return *k_.rows.reductions[k_.partials[j].reduction]; }
+
+  bool isVarMean(size_t j) const {
+    return reductionOf(j).kind() == OpKind::Var &&
+           (j == 0 || k_.partials[j - 1].reduction != k_.partials[j].reduction);
+  }
+
+  // The statements folding the values `x` (one per reduction, accumulator
+  // typed) into the per-thread accumulators q<j>[v].
+  std::string accumulate(const std::vector<std::string> &x, const std::string &pad) const {
+    std::string s;
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      const Op &op = reductionOf(j);
+      const std::string J = std::to_string(j), X = x[k_.partials[j].reduction];
+      if (op.kind() != OpKind::Var)
+        s += pad + "q" + J + "[v] = " + reductionCombiner(op.kind()) + "()(q" + J + "[v], " + X +
+             ");\n";
+      else if (isVarMean(j))
+        s += pad + "fuserc_welford_push(q" + J + "[v], q" + std::to_string(j + 1) + "[v], " + X +
+             ", inv_" + std::string(dtypeName(k_.partials[j].acc)) + ");\n";
+    }
+    return s;
+  }
+
+  // Per row of a thread (var only): the count and its inverses.
+  std::string countRow(const std::string &pad) const {
+    std::set<DType> accs;
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      if (isVarMean(j))
+        accs.insert(k_.partials[j].acc);
+    if (accs.empty())
+      return "";
+    std::string s = pad + "++wn;\n";
+    for (DType acc : accs) {
+      const std::string A = cudaComputeType(acc);
+      s += pad + "const " + A + " inv_" + std::string(dtypeName(acc)) + " = (" + A + ")1 / (" + A +
+           ")wn;\n";
+    }
+    return s;
+  }
+
+  std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords) {
+    const Value &v = *k_.tensors[t].value;
+    const Op *op = v.definingOp();
+    const bool fold = op && seg_.segment.contains(*op) && !isReductionResult(v);
+    return storedExpression(emitter, v, k_.tensors[t].storage, fold, coords);
+  }
+
+  std::string storeStatement(size_t t, const Coords &coords, const std::string &value) const {
+    return fuserc::storeStatement(t, k_.tensors[t].storage, coords, value);
+  }
+
+  // Column `col`'s results from its combined accumulators g<j> (of L rows):
+  // the reduced values, the epilogue, every store.
+  std::string finishColumn(const std::string &col, const std::string &pad) {
+    registers_.clear();
+    std::string s = decompose(col, kept_, "col_rest", pad);
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      const Op &op = reductionOf(j);
+      if (op.kind() == OpKind::Var && !isVarMean(j))
+        continue;
+      const size_t i = k_.partials[j].reduction;
+      const std::string A = accType(j), g = "g" + std::to_string(j);
+      std::string value = g;
+      if (op.kind() == OpKind::Mean)
+        value = g + " / (" + A + ")L";
+      if (op.kind() == OpKind::Var) {
+        const int64_t correction =
+            op.attrs().find("correction") ? op.attrs().integer("correction") : 1;
+        value = "g" + std::to_string(j + 1) + " / (" + A + ")fuserc_max(L - " +
+                std::to_string(correction) + "LL, 0LL)";
+      }
+      const DType result = op.result()->dtype();
+      const std::string reg = "red" + std::to_string(i);
+      registers_[op.result()] = reg;
+      s += pad + "const " + cudaComputeType(result) + " " + reg + " = " +
+           cudaConvert(value, k_.partials[j].acc, result) + ";  // " +
+           analysis_.name(*op.result()) + "\n";
+    }
+    ValueEmitter emitter = newEmitter(false);
+    std::vector<std::string> stores;
+    for (size_t t = 0; t < k_.tensors.size(); ++t) {
+      if (!k_.tensors[t].written)
+        continue;
+      Coords at = reducedCoords(k_.tensors[t].value->shape());
+      stores.push_back(storeStatement(t, at, storedValue(emitter, t, at)));
+    }
+    s += emitter.body(static_cast<int>(pad.size()));
+    for (const std::string &st : stores)
+      s += pad + st + "\n";
+    return s;
+  }
+
+  // ---- kernels ----
+
+  int maxAccBytes() const {
+    int bytes = 4;
+    for (const ColumnPartial &p : k_.partials)
+      bytes = std::max(bytes, dtypeBytes(p.acc));
+    return bytes;
+  }
+
+  std::string tileKernel(const ColumnVariant &v) {
+    const std::string V = std::to_string(v.vector), W = std::to_string(v.width());
+    std::string s = "// segment " + std::to_string(seg_.id) + " (" +
+                    std::string(seg_.scheduler->name()) + "), variant " + v.suffix() + "\n";
+    s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kColumnBlock) + ") " +
+         columnKernelName(k_, v) + "(const " + k_.base + "_args a) {\n";
+    s += "  typedef long long I;\n";
+    s += "  const I L = (I)a.len;\n";
+    s += "  __shared__ __align__(16) unsigned char smem[" +
+         std::to_string(kColumnThreadsY * v.width() * maxAccBytes()) + "];\n";
+    s += "  __shared__ int last_split;\n";
+    s += "  const int tid = (int)threadIdx.x, tx = tid % " + std::to_string(kColumnThreadsX) +
+         ", ty = tid / " + std::to_string(kColumnThreadsX) + ";\n";
+    s += "  const I row_begin = (I)blockIdx.y * (I)a.chunk;\n";
+    s += "  const I row_end = row_begin + (I)a.chunk < L ? row_begin + (I)a.chunk : L;\n";
+    s += "  for (I tile = blockIdx.x; tile < (I)a.tiles; tile += gridDim.x) {\n";
+    s += "    const I col = tile * " + W + " + tx * " + V + ";\n";
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      const Op &op = reductionOf(j);
+      const DType acc = k_.partials[j].acc;
+      const std::string ident = op.kind() == OpKind::Var ? reductionIdentity(OpKind::Sum, acc)
+                                                         : reductionIdentity(op.kind(), acc);
+      s += "    " + accType(j) + " q" + std::to_string(j) + "[" + V + "];  // " +
+           k_.partials[j].what + "\n";
+      s += "    for (int v = 0; v < " + V + "; ++v)\n      q" + std::to_string(j) +
+           "[v] = " + ident + ";\n";
+    }
+    s += "    I wn = 0;\n";
+    s += "    (void)wn;\n";
+    s += "    if (col < (I)a.cols) {\n";
+    s += decompose("col", kept_, "col_rest", "      ");
+    s += v.general ? generalRows() : tileRows(v);
+    s += "    }\n";
+    s += combineRowPartials(v);
+    s += "  }\n}\n\n";
+    return s;
+  }
+
+  // The general variant's row loop: coordinates per row, one column.
+  std::string generalRows() {
+    const std::string pad = "        ";
+    std::string s = "      for (I row = row_begin + ty; row < row_end; row += " +
+                    std::to_string(kColumnThreadsY) + ") {\n";
+    s += "        const int v = 0;\n";
+    s += decompose("row", k_.grouping.reduced, "row_rest", pad);
+    ValueEmitter emitter = newEmitter(false);
+    std::vector<std::string> x;
+    for (const Op *op : k_.rows.reductions)
+      x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), domainCoords())));
+    s += countRow(pad);
+    s += emitter.body(8);
+    s += accumulate(x, pad);
+    s += "      }\n";
+    return s;
+  }
+
+  // The tile variants' row loop: per lane tensor a pointer moving down the
+  // rows; kColumnUnroll rows loaded before any is used, then one at a time.
+  std::string tileRows(const ColumnVariant &v) {
+    const std::string V = std::to_string(v.vector), Y = std::to_string(kColumnThreadsY);
+    ValueEmitter emitter = newEmitter(true);
+    std::vector<std::string> x;
+    for (const Op *op : k_.rows.reductions)
+      x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), {})));
+    lanes_ = false;
+    std::string s = "      const I kcol = col % (I)a.kcols;\n";
+    for (size_t t = 0; t < k_.tensors.size(); ++t) {
+      if (!k_.tensors[t].lanes)
+        continue;
+      const std::string T = std::to_string(t), type = cudaStorageType(k_.tensors[t].storage);
+      std::string offset = "kcol * (I)a.ks[" + T + "] + (row_begin + ty) * (I)a.rs[" + T + "]";
+      for (size_t d : k_.grouping.outerKept)
+        offset += " + c" + std::to_string(d) + " * (I)a.dst[" + T + "][" + std::to_string(d) + "]";
+      s += "      const " + type + " *t" + T + "_p = (const " + type + " *)a.ptr[" + T + "] + " +
+           offset + ";  // " + k_.tensors[t].what + "\n";
+      s += "      const I t" + T + "_s = " + Y + " * (I)a.rs[" + T + "];\n";
+      s += "      __align__(16) " + type + " t" + T + "_l[" + std::to_string(kColumnUnroll) + "][" +
+           V + "];\n";
+    }
+    const std::string U = std::to_string(kColumnUnroll);
+    s += "      I row = row_begin + ty;\n";
+    s += "      for (; row + " + std::to_string((kColumnUnroll - 1) * kColumnThreadsY) +
+         " < row_end; row += " + std::to_string(kColumnUnroll * kColumnThreadsY) + ") {\n";
+    s += loadRows(v, kColumnUnroll) + computeRows(v, kColumnUnroll, emitter, x);
+    s += advance(U);
+    s += "      }\n";
+    s += "      for (; row < row_end; row += " + Y + ") {\n";
+    s += loadRows(v, 1) + computeRows(v, 1, emitter, x);
+    s += advance("1");
+    s += "      }\n";
+    return s;
+  }
+
+  std::string advance(const std::string &rows) const {
+    std::string s;
+    for (size_t t = 0; t < k_.tensors.size(); ++t)
+      if (k_.tensors[t].lanes)
+        s += "        t" + std::to_string(t) + "_p += " + rows + " * t" + std::to_string(t) +
+             "_s;\n";
+    return s;
+  }
+
+  std::string loadRows(const ColumnVariant &v, int rows) const {
+    std::string s;
+    const std::string pad = "        ";
+    for (size_t t = 0; t < k_.tensors.size(); ++t) {
+      if (!k_.tensors[t].lanes)
+        continue;
+      const std::string T = std::to_string(t);
+      for (int u = 0; u < rows; ++u) {
+        const std::string at =
+            "t" + T + "_p[" + (u ? std::to_string(u) + " * t" + T + "_s" : "0") + "]";
+        if (v.vector == 1) {
+          s += pad + "t" + T + "_l[" + std::to_string(u) + "][0] = " + at + ";\n";
+          continue;
+        }
+        const std::string bytes =
+            "fuserc_bytes" + std::to_string(v.vector * dtypeBytes(k_.tensors[t].storage));
+        s += pad + "if (a.ks[" + T + "])\n";
+        s += pad + "  *(" + bytes + " *)t" + T + "_l[" + std::to_string(u) + "] = *(const " +
+             bytes + " *)&" + at + ";\n";
+        s += pad + "else\n";
+        s += pad + "  for (int v = 0; v < " + std::to_string(v.vector) + "; ++v) t" + T + "_l[" +
+             std::to_string(u) + "][v] = " + at + ";\n";
+      }
+    }
+    return s;
+  }
+
+  std::string computeRows(const ColumnVariant &v, int rows, const ValueEmitter &emitter,
+                          const std::vector<std::string> &x) const {
+    std::string s = "#pragma unroll\n";
+    s += "        for (int u = 0; u < " + std::to_string(rows) + "; ++u) {\n";
+    s += countRow("          ");
+    s += "#pragma unroll\n";
+    s += "          for (int v = 0; v < " + std::to_string(v.vector) + "; ++v) {\n";
+    s += emitter.body(12);
+    s += accumulate(x, "            ");
+    s += "          }\n        }\n";
+    return s;
+  }
+
+  // The block's 8 row partials of each column, combined in row order by
+  // thread `tid` < width through shared memory (one accumulator at a time),
+  // then stored: finished when there is one split, as partials otherwise.
+  std::string combineRowPartials(const ColumnVariant &v) {
+    const std::string V = std::to_string(v.vector), W = std::to_string(v.width());
+    const std::string Y = std::to_string(kColumnThreadsY);
+    std::string s = "    // combine the " + Y + " row partials of each column, in row order\n";
+    s += "    const bool combines = tid < " + W + " && tile * " + W + " + tid < (I)a.cols;\n";
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      const std::string J = std::to_string(j), A = accType(j);
+      const Op &op = reductionOf(j);
+      s += "    " + A + " g" + J + " = 0;\n";
+      if (isVarMean(j))
+        s += "    " + A + " g" + J + "_w[" + Y + "];\n";
+      s += "    __syncthreads();\n";
+      s += "    for (int v = 0; v < " + V + "; ++v)\n";
+      s += "      ((" + A + " *)smem)[ty * " + W + " + tx * " + V + " + v] = q" + J + "[v];\n";
+      s += "    __syncthreads();\n";
+      s += "    if (combines) {\n";
+      const std::string at = "((const " + A + " *)smem)[w * " + W + " + tid]";
+      if (op.kind() != OpKind::Var) {
+        s += "      g" + J + " = ((const " + A + " *)smem)[tid];\n";
+        s += "      for (int w = 1; w < " + Y + "; ++w)\n";
+        s += "        g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " + at +
+             ");\n";
+      } else if (isVarMean(j)) {
+        s += "      for (int w = 0; w < " + Y + "; ++w)\n        g" + J + "_w[w] = " + at + ";\n";
+      } else {
+        const std::string M = std::to_string(j - 1);
+        s += "      long long n = fuserc_col_rows(row_begin, row_end, 0);\n";
+        s += "      g" + M + " = g" + M + "_w[0];\n";
+        s += "      g" + J + " = ((const " + A + " *)smem)[tid];\n";
+        s += "      for (int w = 1; w < " + Y + "; ++w)\n";
+        s += "        fuserc_welford_merge(g" + M + ", g" + J + ", n, g" + M + "_w[w], " + at +
+             ", fuserc_col_rows(row_begin, row_end, w));\n";
+      }
+      s += "    }\n";
+    }
+    s += "    if (combines) {\n";
+    s += "      const I out_col = tile * " + W + " + tid;\n";
+    s += "      if (a.splits == 1) {\n";
+    s += finishColumn("out_col", "        ");
+    s += "      } else {\n";
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      s += "        ((" + accType(j) + " *)a.part[" + std::to_string(j) +
+           "])[(I)blockIdx.y * (I)a.cols + out_col] = g" + std::to_string(j) + ";\n";
+    s += "      }\n    }\n";
+    return s + lastSplitMerges(v);
+  }
+
+  // With S > 1 splits, the tile's last block to finish merges the S
+  // partials of each of its columns in split order (so the result does not
+  // depend on which block is last) and finishes them. Blocks count
+  // themselves in a.count[tile], which the host zeroes before the launch:
+  // each block's partials are made visible (fence) before it counts, and
+  // the last one fences again before reading the others'.
+  std::string lastSplitMerges(const ColumnVariant &v) {
+    const std::string W = std::to_string(v.width());
+    std::string s = "    if (a.splits > 1) {\n";
+    s += "      __threadfence();\n";
+    s += "      __syncthreads();\n";
+    s += "      if (tid == 0)\n";
+    s += "        last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;\n";
+    s += "      __syncthreads();\n";
+    s += "      if (last_split) {\n";
+    s += "        __threadfence();\n";
+    s += "        if (combines) {\n";
+    s += "          const I out_col = tile * " + W + " + tid;\n";
+    s += mergeSplits("out_col", "          ");
+    s += finishColumn("out_col", "          ");
+    s += "        }\n";
+    s += "      }\n    }\n";
+    return s;
+  }
+
+  // Column `col`'s S split partials, read from L2 (__ldcg: past the L1
+  // cache, which may hold stale lines), merged in split order into g<j>.
+  std::string mergeSplits(const std::string &col, const std::string &pad) const {
+    auto part = [&](size_t j, const std::string &split) {
+      return "__ldcg(&((const " + accType(j) + " *)a.part[" + std::to_string(j) + "])[" + split +
+             " * (I)a.cols + " + col + "])";
+    };
+    std::string s;
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      s += pad + "g" + std::to_string(j) + " = " + part(j, "0") + ";\n";
+    // Unrolled so that several splits' loads are in flight.
+    s += "#pragma unroll 8\n";
+    s += pad + "for (I s = 1; s < (I)a.splits; ++s) {\n";
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      const std::string J = std::to_string(j);
+      const Op &op = reductionOf(j);
+      if (op.kind() != OpKind::Var)
+        s += pad + "  g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " +
+             part(j, "s") + ");\n";
+      else if (!isVarMean(j)) {
+        const std::string M = std::to_string(j - 1);
+        s += pad + "  long long n" + M + " = s * (I)a.chunk;\n";
+        s += pad + "  fuserc_welford_merge(g" + M + ", g" + J + ", n" + M + ", " +
+             part(j - 1, "s") + ", " + part(j, "s") +
+             ", fuserc_col_split_rows(L, (I)a.chunk, s));\n";
+      }
+    }
+    s += pad + "}\n";
+    return s;
+  }
+
+  const SegmentedFusion &sf_;
+  const ScheduledSegment &seg_;
+  const FusionAnalysis &analysis_;
+  const WorkspaceOffsets &workspace_;
+  ColumnKernel k_;
+  std::vector<size_t> kept_; // kept dims in memory order: outer, then inner
+  bool lanes_ = false;       // reads come from per-lane registers (tile variants)
+  std::map<const Value *, std::string> registers_; // reduction result -> its register
+};
+
+} // namespace
+
+EmittedKernel emitColumnReductionKernel(const SegmentedFusion &segmented,
+                                        const ScheduledSegment &segment,
+                                        const WorkspaceOffsets &workspace,
+                                        const Extent &scratchOffset) {
+  return ColumnReductionEmitter(segmented, segment, workspace, scratchOffset).run();
+}
+
+} // namespace fuserc

@@ -1,0 +1,225 @@
+// Column-reduction kernels, host side: the argument struct, the C helpers
+// and launch block that pick a variant and a split count at launch, and the
+// plan (see ColumnReductionPlan.h).
+#include "codegen/columns/ColumnReductionPlan.h"
+
+#include "codegen/columns/ColumnReductionKernel.h"
+#include "codegen/core/BlockReduce.h"
+#include "codegen/core/CudaTypes.h"
+#include "codegen/core/IndexChecks.h"
+#include "schedulers/OpFamilies.h"
+
+#include <algorithm>
+
+namespace fuserc {
+
+std::vector<ColumnVariant> ColumnKernel::variants() const {
+  std::vector<ColumnVariant> v;
+  if (tiled) {
+    if (maxVector > 1)
+      v.push_back({false, maxVector});
+    v.push_back({false, 1});
+  }
+  v.push_back({true, 1});
+  return v;
+}
+
+Extent ColumnKernel::columns() const { return numElements(rows.reduced); }
+
+Extent ColumnKernel::scratchBytes() const {
+  Extent bytes = 0;
+  for (const ColumnPartial &p : partials)
+    bytes = bytes + columns() * static_cast<int64_t>(kColumnMaxSplits * dtypeBytes(p.acc));
+  return bytes + columns() * static_cast<int64_t>(sizeof(int)); // a count per tile (<= columns)
+}
+
+std::string columnKernelName(const ColumnKernel &k, const ColumnVariant &v) {
+  return k.base + "_" + v.suffix();
+}
+
+std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
+  const std::string nt = std::to_string(std::max<size_t>(k.tensors.size(), 1));
+  const std::string np = std::to_string(std::max<size_t>(k.partials.size(), 1));
+  const std::string R = std::to_string(kColumnMaxRank);
+  const size_t ns = std::max<size_t>(k.fusion->fusion->symbols().size(), 1);
+  std::string s = "typedef struct {\n";
+  s += "  void *ptr[" + nt + "];\n";
+  s += "  void *part[" + np + "];  /* split partials, [splits][cols] each */\n";
+  s += "  long long st[" + nt + "][" + R + "];   /* strides per tensor dim */\n";
+  s += "  long long dst[" + nt + "][" + R + "];  /* strides per domain dim (tile variants) */\n";
+  s += "  long long rs[" + nt + "], ks[" + nt + "];  /* collapsed row / column strides */\n";
+  s += "  long long size[" + R + "];\n";
+  s += "  int *count;   /* per column tile: its split blocks done (zeroed before the launch) */\n";
+  s += "  long long cols, kcols, len, tiles, splits, chunk;\n";
+  s += "  long long sym[" + std::to_string(ns) + "];\n";
+  for (size_t i = 0; i < k.scalars.size(); ++i)
+    s += "  " + cudaComputeType(k.scalars[i]->dtype()) + " s" + std::to_string(i) + ";\n";
+  if (segmentChecksIndices(k.segment->segment))
+    s += indexFlagMember();
+  s += "} " + prefix + k.base + "_args;\n";
+  return s;
+}
+
+namespace {
+
+std::string intArray(const std::string &name, const std::vector<size_t> &values) {
+  std::string s = "  static const int " + name + "[" +
+                  std::to_string(std::max<size_t>(values.size(), 1)) + "] = {";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + (values.empty() ? "0};\n" : "};\n");
+}
+
+std::string product(const std::string &target, const std::vector<size_t> &dims) {
+  std::string s = "  " + target + " = 1;\n";
+  for (size_t d : dims)
+    s += "  " + target + " *= a.size[" + std::to_string(d) + "];\n";
+  return s;
+}
+
+// The host block: fill the arguments, pick a variant and a split count,
+// and launch the tile kernel; with more than one split, its partials and
+// counts go to scratch and the counts are zeroed first.
+std::string hostLaunch(const ColumnKernel &k) {
+  auto sym = [](const std::string &s) { return "sym_" + s; };
+  const ReductionGrouping &g = k.grouping;
+  const size_t rank = k.rows.domain.size();
+  std::string s = "{\n";
+  s += "  FUSERC_NAME_" + k.base + "_args a;\n";
+  s += "  const char *kernel;\n";
+  s += "  int vec = 0;\n";
+  s += "  long long blocks;\n";
+  if (k.tiled) {
+    std::vector<size_t> lanes, esize;
+    for (const ColumnTensor &t : k.tensors) {
+      lanes.push_back(t.lanes ? 1 : 0);
+      esize.push_back(dtypeBytes(t.storage));
+    }
+    s += intArray("lanes", lanes) + intArray("esize", esize);
+    s += intArray("adims", g.outerKept) + intArray("rdims", g.reduced) +
+         intArray("kdims", g.innerKept);
+  }
+  s += "  memset(&a, 0, sizeof a);\n";
+  if (segmentChecksIndices(k.segment->segment))
+    s += indexFlagHostCode();
+  s += hostSymbolAndScalarArguments(k.fusion->fusion->symbols(), k.scalars);
+  for (size_t d = 0; d < rank; ++d)
+    s += "  a.size[" + std::to_string(d) + "] = " + extentToCode(k.rows.domain[d], sym) + ";\n";
+  for (size_t t = 0; t < k.tensors.size(); ++t) {
+    const ColumnTensor &kt = k.tensors[t];
+    const std::string ts = std::to_string(t);
+    s += hostTensorArguments(t, kt);
+    if (!kt.lanes)
+      continue;
+    // Domain strides, right-aligned as elementwise ops broadcast; 0 where
+    // the tensor is broadcast.
+    const size_t r = kt.value->rank();
+    for (size_t i = 0; i < r; ++i)
+      if (!kt.value->shape()[i].isConstant(1))
+        s += "  a.dst[" + ts + "][" + std::to_string(i + rank - r) + "] = " + kt.strides[i] + ";\n";
+  }
+  s += product("a.kcols", g.innerKept) + product("a.len", g.reduced);
+  s += product("a.cols", g.outerKept) + "  a.cols *= a.kcols;\n";
+  s += "  if (a.cols > 0) {\n";
+  if (k.tiled)
+    s += "    vec = fuserc_col_plan(" + std::to_string(k.tensors.size()) +
+         ", lanes, esize, a.ptr, a.dst, a.size, " + std::to_string(g.outerKept.size()) +
+         ", adims, " + std::to_string(g.reduced.size()) + ", rdims, " +
+         std::to_string(g.innerKept.size()) + ", kdims, a.kcols, " + std::to_string(k.maxVector) +
+         ", a.rs, a.ks);\n";
+  s += "    a.tiles = (a.cols + " + std::to_string(kColumnThreadsX) +
+       " * (vec ? vec : 1) - 1) / (" + std::to_string(kColumnThreadsX) + " * (vec ? vec : 1));\n";
+  s += "    fuserc_col_splits(a.tiles, a.len, &a.splits, &a.chunk);\n";
+  std::string choose;
+  for (const ColumnVariant &v : k.variants())
+    choose += v.general ? "\"" + columnKernelName(k, v) + "\""
+                        : "vec == " + std::to_string(v.vector) + " ? \"" + columnKernelName(k, v) +
+                              "\" : ";
+  s += "    kernel = " + choose + ";\n";
+  s += "    if (a.splits > 1) {\n";
+  s += "      char *scratch = ws + " + extentToCode(k.scratchOffset, sym) + ";\n";
+  for (size_t p = 0; p < k.partials.size(); ++p)
+    s += "      a.part[" + std::to_string(p) + "] = scratch;  /* " + k.partials[p].what +
+         " */\n      scratch += " +
+         std::to_string(kColumnMaxSplits * dtypeBytes(k.partials[p].acc)) + "LL * a.cols;\n";
+  s += "      a.count = (int *)scratch;\n";
+  s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.tiles, stream);\n";
+  s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
+  s += "    }\n";
+  s += "    blocks = a.tiles < 2147483647LL ? a.tiles : 2147483647LL;\n";
+  s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)blocks, (unsigned)a.splits, 1, " +
+       std::to_string(kColumnBlock) + ", 0, &a, stream);\n";
+  s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
+  s += "  }\n}\n";
+  return s;
+}
+
+std::string dimsString(const std::vector<size_t> &dims) {
+  return layoutString(std::vector<int64_t>(dims.begin(), dims.end()));
+}
+
+} // namespace
+
+void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
+  const FusionAnalysis &analysis = *k.fusion->analysis;
+  plan.name = k.base;
+  plan.scheduler = std::string(k.segment->scheduler->name());
+  plan.segment = static_cast<int>(k.segment->id);
+  for (const Op *op : k.segment->segment.ops())
+    plan.ops.push_back(analysis.name(*op->result()));
+  std::string reductions, accumulate;
+  for (const Op *op : k.rows.reductions) {
+    reductions += (reductions.empty() ? "" : " ") + analysis.name(*op->result()) + "(" +
+                  std::string(op->info().name) + ")";
+    accumulate += (accumulate.empty() ? "" : " ") +
+                  std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
+  }
+  plan.parameters = {{"reduced_axes", axesString(k.rows.axes)},
+                     {"outer_kept_dims", dimsString(k.grouping.outerKept)},
+                     {"reduced_dims", dimsString(k.grouping.reduced)},
+                     {"inner_kept_dims", dimsString(k.grouping.innerKept)},
+                     {"block", std::to_string(kColumnThreadsX) + "x" +
+                                   std::to_string(kColumnThreadsY) + " (columns x rows)"},
+                     {"rows_in_flight", std::to_string(kColumnUnroll)},
+                     {"max_vector", std::to_string(k.maxVector)},
+                     {"max_splits", std::to_string(kColumnMaxSplits)},
+                     {"reductions", reductions},
+                     {"accumulate", accumulate},
+                     {"scratch_bytes", k.scratchBytes().str()}};
+  for (const ColumnVariant &v : k.variants()) {
+    std::string what =
+        v.general ? "one column per thread, every element addressed from its coordinates"
+                  : std::to_string(v.vector) + " adjacent column" + (v.vector > 1 ? "s" : "") +
+                        " per thread (" + std::to_string(v.width()) +
+                        " per block), rows a collapsed stride apart";
+    plan.variants.push_back({columnKernelName(k, v), what});
+  }
+  std::string rule;
+  if (k.tiled)
+    rule = "when every tensor the prologue reads collapses to one stride along the reduced "
+           "dims and to stride 0 or 1 along the inner kept dims: " +
+           (k.maxVector > 1
+                ? columnKernelName(k, {false, k.maxVector}) + " when K (inner " +
+                      "kept elements), every pointer and every row and outer " +
+                      "stride are multiples of " + std::to_string(k.maxVector) + " columns, else "
+                : std::string()) +
+           columnKernelName(k, {false, 1}) + "; otherwise " + columnKernelName(k, {true, 1}) + ". ";
+  else
+    rule = columnKernelName(k, {true, 1}) + " always (the prologue is not elementwise). ";
+  rule += "Splits S: doubled from 1 while S < " + std::to_string(kColumnMaxSplits) +
+          ", tiles * S < " + std::to_string(kColumnTargetBlocks) +
+          " and ceil(R / 2S) >= " + std::to_string(kColumnMinRowsPerSplit) +
+          " (tiles = ceil(A*K / (32 V)), R = reduced elements per column); with S > 1, the "
+          "last of a tile's S blocks to finish merges their partials in split order.";
+  plan.selection = rule;
+  plan.launchGeometry = "block " + std::to_string(kColumnBlock) + " (" +
+                        std::to_string(kColumnThreadsX) + " x " + std::to_string(kColumnThreadsY) +
+                        "); grid min(ceil(A*K / (32 * V)), 2^31 - 1) x S, a " +
+                        "grid-stride loop over column tiles";
+  plan.bytesMoved = kernelBytesMoved(k.tensors);
+  plan.argsStruct = columnArgsStruct(k, "FUSERC_NAME_");
+  plan.hostLaunch = hostLaunch(k);
+  plan.scratchBytes = k.scratchBytes();
+}
+
+} // namespace fuserc

@@ -1,0 +1,95 @@
+// Internal to the column reduction generator (ColumnReductionKernel.h): the
+// tile geometry and variants, the tensors a kernel reads and writes, the
+// partial accumulators split blocks leave in scratch, and what the kernel
+// emitter hands the host side, which writes the argument struct, the host
+// launch block (variant and split count chosen at launch) and the
+// KernelPlan.
+#pragma once
+
+#include "codegen/ReductionLayout.h"
+#include "codegen/core/KernelTensors.h"
+#include "schedulers/KernelPlan.h"
+#include "schedulers/SchedulerChecks.h"
+
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+inline constexpr int kColumnMaxRank = 8;
+inline constexpr int kColumnThreadsX = 32; // threads of a block across columns (one warp)
+inline constexpr int kColumnThreadsY = 8;  // threads of a block across rows
+inline constexpr int kColumnBlock = kColumnThreadsX * kColumnThreadsY;
+// Rows whose loads a thread keeps in flight. 8 over 4 on the H200
+// (2026-11-21): sum_outer 4314 against 4230 GB/s, gelu_bwd_bias_grad 3840
+// against 3824.
+inline constexpr int kColumnUnroll = 8;
+inline constexpr int kColumnMaxSplits = 64; // blocks sharing one column tile's rows
+// Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200. A
+// constant rather than the device's SM count, so results (which depend on
+// the split) are the same on every GPU. On the H200 (2026-11-21) 264 beat
+// 528 and 1056: sum_outer tile + combine 239.0 + 1.9 us vs 242.3 + 3.3 and
+// 241.7 + 3.4; the gelu_bwd_bias_grad bias gradient 35.5 + 2.4 us vs
+// 36.4 + 3.8 and 36.4 + 5.4 (fewer splits: less partial traffic, longer
+// runs of rows per block; the splits were then merged by a second kernel).
+// On the H100 (2026-11-25) neither 132 or 528 blocks nor 4 or 16 rows in
+// flight moved that tile kernel (52.9 us) by more than 2%.
+inline constexpr int kColumnTargetBlocks = 264;
+inline constexpr int kColumnMinRowsPerSplit = kColumnThreadsY * kColumnUnroll;
+
+// A tile variant: `vector` columns per thread (tile variants) or a general
+// one (one column per thread, coordinates per element).
+struct ColumnVariant {
+  bool general = false;
+  int vector = 1;
+
+  int width() const { return kColumnThreadsX * vector; } // columns per tile
+  std::string suffix() const { return general ? "general" : "tile_vec" + std::to_string(vector); }
+};
+
+// One tensor the kernel reads or writes. `lanes`: read by the prologue of
+// the tile variants (so the host checks its strides for them).
+struct ColumnTensor : KernelTensor {
+  bool lanes = false;
+};
+
+// One accumulator a split block leaves in scratch per column: the running
+// value of reduction `reduction` ("sum", ... or a var's "mean" and "m2").
+struct ColumnPartial {
+  size_t reduction = 0;
+  std::string what;
+  DType acc = DType::F32;
+};
+
+struct ColumnKernel {
+  const SegmentedFusion *fusion = nullptr;
+  const ScheduledSegment *segment = nullptr;
+  std::string base; // "<fusion>_k<segment>"
+  ReductionRows rows;
+  ReductionGrouping grouping;
+  std::vector<ColumnTensor> tensors; // inputs, then written outputs
+  std::vector<const Value *> scalars;
+  bool tiled = false; // the prologue is elementwise: tile variants exist
+  int maxVector = 1;  // columns per thread of the widest tile variant
+  std::vector<ColumnPartial> partials;
+  Extent scratchOffset;
+
+  // In the order the host tries them.
+  std::vector<ColumnVariant> variants() const;
+  // Columns (product of the kept extents), symbolic.
+  Extent columns() const;
+  // Scratch for kMaxSplits partials of every accumulator per column, then
+  // the split counts (one int per column tile).
+  Extent scratchBytes() const;
+};
+
+std::string columnKernelName(const ColumnKernel &k, const ColumnVariant &v);
+// The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
+std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix);
+// Everything but the source: parameters, variants, selection, host launch.
+void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan);
+// CUDA device helpers every column-reduction kernel uses: Welford pushes
+// and merges, rows per thread and per split (ColumnReductionHelpers.cpp).
+const std::string &columnDeviceHelpers();
+
+} // namespace fuserc

@@ -1,0 +1,185 @@
+// Row-reduction combine code (see BlockReduce.h).
+#include "codegen/core/BlockReduce.h"
+
+#include "codegen/core/CodegenError.h"
+
+namespace fuserc {
+
+DType reductionAccumulator(DType result) {
+  if (result == DType::F64)
+    return DType::F64;
+  return isFloating(result) ? DType::F32 : DType::I64;
+}
+
+std::string reductionCombiner(OpKind kind) {
+  switch (kind) {
+  case OpKind::Sum:
+  case OpKind::Mean:
+  case OpKind::Var:
+    return "fuserc_red_add";
+  case OpKind::Prod:
+    return "fuserc_red_mul";
+  case OpKind::Max:
+    return "fuserc_red_max";
+  case OpKind::Min:
+    return "fuserc_red_min";
+  default:
+    throw CodegenError("internal: no combiner for a non-reduction op");
+  }
+}
+
+std::string reductionIdentity(OpKind kind, DType acc) {
+  const bool f32 = acc == DType::F32, f64 = acc == DType::F64;
+  switch (kind) {
+  case OpKind::Prod:
+    return f32 ? "1.0f" : f64 ? "1.0" : "1LL";
+  case OpKind::Max:
+    return f32   ? "(-__int_as_float(0x7f800000))"
+           : f64 ? "(-__longlong_as_double(0x7ff0000000000000LL))"
+                 : "(-9223372036854775807LL - 1)";
+  case OpKind::Min:
+    return f32   ? "__int_as_float(0x7f800000)"
+           : f64 ? "__longlong_as_double(0x7ff0000000000000LL)"
+                 : "9223372036854775807LL";
+  default:
+    return f32 ? "0.0f" : f64 ? "0.0" : "0LL";
+  }
+}
+
+const std::string &blockReduceCuda() {
+  static const std::string text = R"CUDA(#ifndef FUSERC_ROW_REDUCE_HELPERS
+#define FUSERC_ROW_REDUCE_HELPERS
+// Row-reduction combiners. Integer sums and products wrap (through unsigned
+// arithmetic); max and min propagate NaN like the reference interpreter.
+struct fuserc_red_add {
+  __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
+  __device__ __forceinline__ double operator()(double a, double b) const { return a + b; }
+  __device__ __forceinline__ long long operator()(long long a, long long b) const {
+    return (long long)((unsigned long long)a + (unsigned long long)b);
+  }
+};
+struct fuserc_red_mul {
+  __device__ __forceinline__ float operator()(float a, float b) const { return a * b; }
+  __device__ __forceinline__ double operator()(double a, double b) const { return a * b; }
+  __device__ __forceinline__ long long operator()(long long a, long long b) const {
+    return (long long)((unsigned long long)a * (unsigned long long)b);
+  }
+};
+struct fuserc_red_max {
+  template <typename T> __device__ __forceinline__ T operator()(T a, T b) const {
+    return fuserc_maximum(a, b);
+  }
+};
+struct fuserc_red_min {
+  template <typename T> __device__ __forceinline__ T operator()(T a, T b) const {
+    return fuserc_minimum(a, b);
+  }
+};
+
+// Combines `v` over each aligned group of W lanes (W a power of two up to
+// 32); every lane of the group gets the result. All 32 lanes must call it.
+template <int W, typename T, typename C> __device__ __forceinline__ T fuserc_group_reduce(T v, C c) {
+#pragma unroll
+  for (int offset = W / 2; offset > 0; offset >>= 1)
+    v = c(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  return v;
+}
+
+// Combines `v` over a block of NW warps through `smem` (NW slots); every
+// thread gets the result, combined in the same order everywhere. The first
+// barrier lets the block reuse `smem` from one reduction to the next.
+template <int NW, typename T, typename C>
+__device__ __forceinline__ T fuserc_block_reduce(T v, C c, T *smem) {
+  v = fuserc_group_reduce<32>(v, c);
+  if (NW == 1)
+    return v;
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0)
+    smem[threadIdx.x >> 5] = v;
+  __syncthreads();
+  v = smem[0];
+#pragma unroll
+  for (int w = 1; w < NW; ++w)
+    v = c(v, smem[w]);
+  return v;
+}
+#endif // FUSERC_ROW_REDUCE_HELPERS
+
+)CUDA";
+  return text;
+}
+
+const std::string &clusterReduceCuda() {
+  static const std::string text =
+      R"CUDA(#if !defined(FUSERC_CLUSTER_HELPERS) && __CUDA_ARCH__ >= 900
+#define FUSERC_CLUSTER_HELPERS
+__device__ __forceinline__ unsigned fuserc_cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ unsigned fuserc_cluster_size() {
+  unsigned n;
+  asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+  return n;
+}
+// A barrier of every thread of the cluster (each warp converged): what a
+// CTA wrote to shared memory before it is visible to the others after it.
+__device__ __forceinline__ void fuserc_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+// The same meeting point without ordering memory, before the CTAs exit: none
+// leaves while another may still read its shared memory.
+__device__ __forceinline__ void fuserc_cluster_exit_sync() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+  asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+}
+// The address of `p` (this CTA's shared memory) in the CTA `rank`, and
+// reads through it (the accumulator types).
+__device__ __forceinline__ unsigned fuserc_cluster_map(const void *p, unsigned rank) {
+  unsigned remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank));
+  return remote;
+}
+__device__ __forceinline__ float fuserc_cluster_read(const float *p, unsigned rank) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(fuserc_cluster_map(p, rank)) : "memory");
+  return v;
+}
+__device__ __forceinline__ double fuserc_cluster_read(const double *p, unsigned rank) {
+  double v;
+  asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(fuserc_cluster_map(p, rank)) : "memory");
+  return v;
+}
+__device__ __forceinline__ long long fuserc_cluster_read(const long long *p, unsigned rank) {
+  long long v;
+  asm volatile("ld.shared::cluster.s64 %0, [%1];" : "=l"(v) : "r"(fuserc_cluster_map(p, rank)) : "memory");
+  return v;
+}
+// Combines `v` (the CTA's value, the same in each of its threads) over the
+// CTAs of the cluster (a power of two up to 32 of them): thread 0 publishes
+// it in `slot`, each lane reads one CTA's slot and a butterfly over each
+// group of lanes combines them, the same tree in every CTA, so every thread
+// of the cluster gets the same bits. A slot is free again once every CTA
+// has passed the next call's barrier.
+template <typename T, typename C>
+__device__ __forceinline__ T fuserc_cluster_reduce(T v, C c, T *slot) {
+  if (threadIdx.x == 0)
+    *slot = v;
+  fuserc_cluster_sync();
+  const unsigned n = fuserc_cluster_size();
+  T x = fuserc_cluster_read(slot, (threadIdx.x & 31u) & (n - 1u));
+  for (unsigned offset = n >> 1; offset > 0; offset >>= 1)
+    x = c(x, __shfl_xor_sync(0xffffffffu, x, offset));
+  return x;
+}
+#endif // FUSERC_CLUSTER_HELPERS
+
+)CUDA";
+  return text;
+}
+
+} // namespace fuserc

@@ -1,0 +1,193 @@
+// Kernel operands and their host addresses (see KernelTensors.h).
+#include "codegen/core/KernelTensors.h"
+
+#include "codegen/core/CodegenError.h"
+
+#include <algorithm>
+
+namespace fuserc {
+namespace {
+
+std::string outPointer(const std::string &name) {
+  return "(char *)out_" + name + "->data + out_" + name + "->byte_offset";
+}
+
+std::vector<std::string> stridesOf(const std::string &name, size_t rank) {
+  std::vector<std::string> s;
+  for (size_t d = 0; d < rank; ++d)
+    s.push_back("stride_" + name + "_" + std::to_string(d));
+  return s;
+}
+
+class OperandCollector {
+public:
+  OperandCollector(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                   const WorkspaceOffsets &workspace, const std::string &kind)
+      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace), kind_(kind) {}
+
+  KernelOperands run() {
+    KernelOperands out;
+    for (const Value *v : seg_.segment.inputs()) {
+      if (v->isScalarInput())
+        out.scalars.push_back(v);
+      else
+        out.tensors.push_back(input(*v));
+    }
+    for (const Value *v : seg_.segment.writtenOutputs()) {
+      for (const FusionOutput *o : analysis_.outputsOf(*v))
+        if (o->kind != OutputKind::View)
+          out.tensors.push_back({v, true, v->dtype(), outPointer(o->name),
+                                 stridesOf(o->name, v->rank()), "output " + o->name});
+      if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
+        out.tensors.push_back(workspaceSlot(*v, *c, true));
+    }
+    return out;
+  }
+
+private:
+  const CrossingTensor *crossing(const Value &v) const {
+    for (const CrossingTensor &c : sf_.crossing)
+      if (c.value == &v)
+        return &c;
+    return nullptr;
+  }
+
+  KernelTensor workspaceSlot(const Value &v, const CrossingTensor &c, bool written) const {
+    auto it = workspace_.find(&v);
+    if (it == workspace_.end())
+      throw CodegenError("no workspace slot for " + analysis_.quoted(v));
+    auto sym = [](const std::string &s) { return "sym_" + s; };
+    KernelTensor t{&v,        written,
+                   c.storage, "ws + " + extentToCode(it->second, sym),
+                   {},        "workspace " + analysis_.name(v)};
+    const Layout layout = analysis_.storedLayout(v);
+    for (size_t d = 0; d < v.rank(); ++d)
+      t.strides.push_back(denseStrideCode(v.shape(), layout, d, sym));
+    return t;
+  }
+
+  KernelTensor input(const Value &v) const {
+    if (v.isInput())
+      return {&v,
+              false,
+              v.dtype(),
+              "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
+              stridesOf(v.name(), v.rank()),
+              "input " + v.name()};
+    const CrossingTensor *c = crossing(v);
+    if (!c)
+      throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
+                         ", which no other segment passes to it");
+    switch (c->kind) {
+    case CrossingTensor::Kind::Workspace:
+      return workspaceSlot(v, *c, false);
+    case CrossingTensor::Kind::Output: {
+      const FusionOutput *o = analysis_.outputsOf(v).front();
+      return {&v,
+              false,
+              v.dtype(),
+              outPointer(o->name),
+              stridesOf(o->name, v.rank()),
+              "output " + o->name};
+    }
+    case CrossingTensor::Kind::View:
+      break;
+    }
+    throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
+                       " through a view output, which " + kind_ + " kernels do not support yet");
+  }
+
+  const SegmentedFusion &sf_;
+  const ScheduledSegment &seg_;
+  const FusionAnalysis &analysis_;
+  const WorkspaceOffsets &workspace_;
+  std::string kind_;
+};
+
+} // namespace
+
+KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
+                                     const ScheduledSegment &segment,
+                                     const WorkspaceOffsets &workspace, const std::string &kind) {
+  return OperandCollector(segmented, segment, workspace, kind).run();
+}
+
+const Value &iterationReference(const SegmentedFusion &segmented, const ScheduledSegment &segment) {
+  const Value *reference = nullptr;
+  for (const Value *v : segment.segment.writtenOutputs()) {
+    if (!reference)
+      reference = v;
+    if (v->shape() != reference->shape())
+      throw CodegenError("segment " + std::to_string(segment.id) + ": outputs " +
+                         segmented.analysis->quoted(*reference) + " and " +
+                         segmented.analysis->quoted(*v) + " have different shapes");
+  }
+  if (!reference)
+    throw CodegenError("segment " + std::to_string(segment.id) + " stores nothing");
+  return *reference;
+}
+
+size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,
+                         const FusionAnalysis &analysis) {
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].value == &value && tensors[i].written == written)
+      return i;
+  throw CodegenError("internal: no kernel tensor for " + analysis.quoted(value));
+}
+
+std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols,
+                                         const std::vector<const Value *> &scalars) {
+  std::string s;
+  for (size_t k = 0; k < symbols.size(); ++k)
+    s += "  a.sym[" + std::to_string(k) + "] = sym_" + symbols[k] + ";\n";
+  for (size_t k = 0; k < scalars.size(); ++k)
+    s += "  a.s" + std::to_string(k) + " = in_" + scalars[k]->name() + ";\n";
+  return s;
+}
+
+std::string hostTensorArguments(size_t t, const KernelTensor &tensor) {
+  const std::string ts = std::to_string(t);
+  std::string s = "  a.ptr[" + ts + "] = " + tensor.pointer + ";  /* " + tensor.what + " */\n";
+  for (size_t d = 0; d < tensor.strides.size(); ++d)
+    s += "  a.st[" + ts + "][" + std::to_string(d) + "] = " + tensor.strides[d] + ";\n";
+  return s;
+}
+
+std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols) {
+  return "((I)" +
+         extentToCode(extent,
+                      [&](const std::string &s) {
+                        size_t k = std::find(symbols.begin(), symbols.end(), s) - symbols.begin();
+                        return "a.sym[" + std::to_string(k) + "]";
+                      }) +
+         ")";
+}
+
+std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
+                            const std::function<std::string(const std::string &)> &symbol) {
+  Extent stride = 1;
+  auto pos = std::find(layout.begin(), layout.end(), static_cast<int64_t>(dim));
+  for (auto it = pos + 1; it != layout.end(); ++it)
+    stride = stride * shape[static_cast<size_t>(*it)];
+  return extentToCode(stride, symbol);
+}
+
+std::string decomposeIndexCode(const std::string &index, const std::vector<size_t> &dims,
+                               const std::string &tag, const std::string &rem,
+                               const std::string &pad) {
+  if (dims.empty())
+    return "";
+  std::string s = pad + "I " + rem + " = " + index + ";\n";
+  for (size_t k = dims.size(); k-- > 0;) {
+    const std::string d = std::to_string(dims[k]), c = "c" + d + tag;
+    if (k == 0) {
+      s += pad + "const I " + c + " = " + rem + ";\n";
+      continue;
+    }
+    s += pad + "const I " + c + " = " + rem + " % (I)a.size[" + d + "];\n";
+    s += pad + rem + " = " + rem + " / (I)a.size[" + d + "];\n";
+  }
+  return s;
+}
+
+} // namespace fuserc

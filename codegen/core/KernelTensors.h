@@ -1,0 +1,86 @@
+// The tensors a segment's kernel reads and writes, and where each lives in
+// the header's launch code: a fusion input (`in_x`), a fusion output
+// (`out_y`, for new buffers and in-place updates), or a slot of the
+// workspace for tensors passed between segments. Shared by every kernel
+// generator, so they all address memory the same way.
+#pragma once
+
+#include "ir/DType.h"
+#include "ir/Extent.h"
+#include "schedulers/SegmentedFusion.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+// Where a tensor passed between segments lives in the workspace.
+using WorkspaceOffsets = std::map<const Value *, Extent>;
+
+struct KernelTensor {
+  const Value *value = nullptr;
+  bool written = false;
+  DType storage = DType::F32;       // f32 for f16/bf16 values in the workspace
+  std::string pointer;              // host: char* expression
+  std::vector<std::string> strides; // host: element stride per logical dim
+  std::string what;                 // for comments: "input x", "output y", ...
+};
+
+struct KernelOperands {
+  // Inputs first (in value order), then every buffer the stored outputs go
+  // to (each non-view fusion output of the value, and its workspace slot).
+  std::vector<KernelTensor> tensors;
+  std::vector<const Value *> scalars; // scalar inputs, in value order
+};
+
+// Throws CodegenError for a tensor the segment cannot address yet (one
+// read through a view output); `kind` names the kernel kind in the message.
+KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
+                                     const ScheduledSegment &segment,
+                                     const WorkspaceOffsets &workspace, const std::string &kind);
+
+// The written output a pointwise-like kernel's loops cover: the segment's
+// first, when every written output has its shape (else, or when nothing is
+// written, throws CodegenError).
+const Value &iterationReference(const SegmentedFusion &segmented, const ScheduledSegment &segment);
+
+// The index of `value` in `tensors`: as a stored buffer when `written`,
+// else as an input. Throws CodegenError when it is not there.
+size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,
+                         const FusionAnalysis &analysis);
+
+// Host statements (KernelPlan.h's contract) setting the argument struct's
+// `a.sym[k]` to each bound symbol and `a.s<k>` to each scalar input.
+std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols,
+                                         const std::vector<const Value *> &scalars);
+// Host statements setting `a.ptr[t]` and `a.st[t][d]` for kernel tensor t.
+std::string hostTensorArguments(size_t t, const KernelTensor &tensor);
+
+// The global-memory bytes a kernel moves: every tensor it reads or writes,
+// once, in its storage dtype (symbolic). `Tensors` holds KernelTensors or
+// types derived from them.
+template <typename Tensors> Extent kernelBytesMoved(const Tensors &tensors) {
+  Extent bytes = 0;
+  for (const KernelTensor &t : tensors)
+    bytes = bytes + numElements(t.value->shape()) * static_cast<int64_t>(dtypeBytes(t.storage));
+  return bytes;
+}
+
+// An extent in kernel code, as the index type `I`: symbols are read from
+// the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.
+std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols);
+
+// Kernel statements declaring `const I c<d><tag>` for `dims` (memory order,
+// outermost first) from the linear index `index`, innermost fastest, with
+// `rem` as the running remainder; extents come from `a.size[d]`.
+std::string decomposeIndexCode(const std::string &index, const std::vector<size_t> &dims,
+                               const std::string &tag, const std::string &rem,
+                               const std::string &pad);
+
+// C code for the stride of `dim` of a tensor dense in `layout`.
+std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,
+                            const std::function<std::string(const std::string &)> &symbol);
+
+} // namespace fuserc

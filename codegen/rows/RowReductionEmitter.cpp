@@ -1,0 +1,381 @@
+// Row-reduction kernels, device side: the rows and tensors of a segment,
+// which tensors the contiguous variants stream, and the emission helpers
+// every variant shares (see RowReductionEmitter.h).
+#include "codegen/rows/RowReductionEmitter.h"
+
+#include "codegen/core/BlockReduce.h"
+#include "codegen/core/CodegenError.h"
+#include "codegen/core/CudaTypes.h"
+#include "codegen/core/ReductionValues.h"
+#include "codegen/rows/RowReductionKernel.h"
+#include "ir/DType.h"
+#include "ir/Printer.h"
+#include "schedulers/OpFamilies.h"
+#include "schedulers/SchedulerChecks.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace fuserc {
+
+RowReductionEmitter::RowReductionEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                                         const WorkspaceOffsets &workspace)
+    : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
+  k_.fusion = &sf;
+  k_.segment = &seg;
+  k_.base = sf.fusion->name() + "_k" + std::to_string(seg.id);
+}
+
+EmittedKernel RowReductionEmitter::run() {
+  findRows();
+  collectTensors();
+  findStreams();
+  EmittedKernel out;
+  out.source = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
+  for (const RowFastVariant &v : kRowFastVariants)
+    for (int vector : k_.vectorWidths())
+      out.source += contiguousKernel(v, vector);
+  for (const RowCachedVariant &v : kRowCachedVariants)
+    for (int vector : k_.vectorWidths())
+      out.source += cachedKernel(v, vector);
+  if (k_.clustered()) {
+    out.source += clusterReduceCuda();
+    for (int vector : k_.vectorWidths())
+      out.source += cachedKernel(kRowClusterVariant, vector);
+  }
+  for (const RowVariant &v : kRowVariants)
+    out.source += generalKernel(v);
+  fillRowPlan(k_, out.plan);
+  return out;
+}
+
+InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {
+  if (auto it = registers_.find(&input); it != registers_.end())
+    return it->second;
+  if (input.isScalarInput())
+    return "a.s" + std::to_string(scalarIndex(input));
+  const size_t t = tensorIndex(input);
+  const std::string ts = std::to_string(t);
+  if (item_) {
+    if (std::optional<std::vector<int>> map = directMap(input, coords, item_->domain)) {
+      std::optional<RowStream> &stream = k_.streams[t];
+      if (discovering_ && !stream) {
+        stream = RowStream{*map, false};
+        for (size_t d = 0; d < map->size(); ++d)
+          if ((*map)[d] >= 0 && isReducedDim(d) && !k_.rows.domain[d].isConstant(1))
+            stream->alongRow = true;
+      }
+      if (stream && stream->map == *map) {
+        used_.insert(t);
+        if (!stream->alongRow)
+          return InputRead::load("t" + ts + "_r");
+        return InputRead::lane("t" + ts + "_l[" + std::to_string(item_->j) + "]",
+                               std::to_string(item_->v), item_->width, k_.tensors[t].storage);
+      }
+    }
+  }
+  std::string offset = "0";
+  for (size_t d = 0; d < coords.size(); ++d)
+    offset += " + " + coords[d] + " * (I)a.st[" + ts + "][" + std::to_string(d) + "]";
+  return InputRead::load("((const " + cudaStorageType(k_.tensors[t].storage) + " *)a.ptr[" + ts +
+                         "])[" + offset + "]");
+}
+
+// The rows: the reduced axes must be the innermost dims in memory of every
+// reduction's input (static 1 dims aside).
+void RowReductionEmitter::findRows() {
+  auto found = findReductionRows(seg_.segment, "a row reduction kernel reduces one set of axes");
+  if (auto *reason = std::get_if<std::string>(&found))
+    throw CodegenError(*reason);
+  k_.rows = std::get<ReductionRows>(std::move(found));
+  const std::vector<Extent> &domain = k_.rows.domain;
+  if (domain.size() > static_cast<size_t>(kRowMaxRank))
+    throw CodegenError("rank " + std::to_string(domain.size()) + " is above the supported " +
+                       std::to_string(kRowMaxRank));
+  auto reduced = [&](int64_t d) {
+    return std::find(k_.rows.axes.begin(), k_.rows.axes.end(), d) != k_.rows.axes.end();
+  };
+  for (const Op *op : k_.rows.reductions) {
+    const Value &in = *op->operand(0);
+    const Layout layout = analysis_.storedLayout(in);
+    std::vector<int64_t> real; // memory order without static 1 dims
+    for (int64_t d : layout)
+      if (!domain[static_cast<size_t>(d)].isConstant(1))
+        real.push_back(d);
+    const size_t inner = static_cast<size_t>(std::count_if(real.begin(), real.end(), reduced));
+    if (!std::all_of(real.end() - static_cast<std::ptrdiff_t>(inner), real.end(), reduced))
+      throw CodegenError(analysis_.quoted(*op->result()) + " reduces axes " +
+                         axesString(k_.rows.axes) + " of " + typeString(in) +
+                         ", which are not innermost in memory (layout " + layoutString(layout) +
+                         "); outer and mixed reductions are not generated yet");
+  }
+  const Layout order = analysis_.storedLayout(*k_.rows.reductions.front()->operand(0));
+  for (int64_t d : order)
+    (reduced(d) ? k_.reducedDims : k_.keptDims).push_back(static_cast<size_t>(d));
+}
+
+// Inputs first (in value order), then the stored outputs, each over the
+// rows (per element) or reduced (per row).
+void RowReductionEmitter::collectTensors() {
+  KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "row reduction");
+  k_.scalars = std::move(operands.scalars);
+  for (KernelTensor &t : operands.tensors) {
+    const bool perRow = t.written && k_.rows.isReducedShape(t.value->shape());
+    if (t.written && !perRow && !k_.rows.isDomainShape(t.value->shape()))
+      throw CodegenError(analysis_.quoted(*t.value) + " " + typeString(*t.value) +
+                         " is neither over the rows " + shapeString(k_.rows.domain) +
+                         " nor reduced");
+    k_.tensors.push_back(RowTensor{std::move(t), perRow});
+  }
+}
+
+// Emits one item of every phase and output with a throwaway emitter: the
+// inputs read there at the item's own coordinates (through elementwise ops
+// and broadcasts only) are streamed, as are the per-element outputs.
+void RowReductionEmitter::findStreams() {
+  k_.streams.assign(k_.tensors.size(), std::nullopt);
+  item_ = Item{0, 0, domainCoords("_0_0")};
+  discovering_ = true;
+  for (size_t i = 0; i < k_.rows.reductions.size(); ++i)
+    registers_[k_.rows.reductions[i]->result()] = "r" + std::to_string(i);
+  ValueEmitter emitter = newEmitter();
+  used_.clear();
+  for (const Op *op : k_.rows.reductions)
+    emitter.emit(*op->operand(0), item_->domain);
+  for (size_t t : used_) {
+    RowStream &stream = *k_.streams[t];
+    for (size_t d : k_.keptDims)
+      if (stream.alongRow && stream.map[d] >= 0 && !k_.rows.domain[d].isConstant(1))
+        stream.cached = true;
+  }
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    const RowTensor &kt = k_.tensors[t];
+    if (!kt.written || kt.perRow)
+      continue;
+    const Coords at = valueCoords(kt.value->shape(), item_->domain, false);
+    emitter.emit(*kt.value, at);
+    std::optional<std::vector<int>> map = directMap(*kt.value, at, item_->domain);
+    if (!map)
+      throw CodegenError("internal: an output's coordinates are not the rows'");
+    k_.streams[t] = RowStream{*map, true};
+  }
+  discovering_ = false;
+  item_.reset();
+  registers_.clear();
+  used_.clear();
+  k_.vector = 8;
+  bool any = false;
+  for (size_t t = 0; t < k_.tensors.size(); ++t)
+    if (k_.streams[t] && k_.streams[t]->alongRow) {
+      any = true;
+      k_.vector = std::min(k_.vector, 16 / static_cast<int>(dtypeBytes(k_.tensors[t].storage)));
+    }
+  if (!any)
+    k_.vector = 1;
+}
+
+size_t RowReductionEmitter::tensorIndex(const Value &v) const {
+  for (size_t i = 0; i < k_.tensors.size(); ++i)
+    if (k_.tensors[i].value == &v && !k_.tensors[i].written)
+      return i;
+  throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+}
+
+size_t RowReductionEmitter::scalarIndex(const Value &v) const {
+  return static_cast<size_t>(std::find(k_.scalars.begin(), k_.scalars.end(), &v) -
+                             k_.scalars.begin());
+}
+
+bool RowReductionEmitter::isReductionResult(const Value &v) const {
+  return std::any_of(k_.rows.reductions.begin(), k_.rows.reductions.end(),
+                     [&](const Op *op) { return op->result() == &v; });
+}
+
+bool RowReductionEmitter::isReducedDim(size_t d) const {
+  return std::count(k_.reducedDims.begin(), k_.reducedDims.end(), d) != 0;
+}
+
+Coords RowReductionEmitter::domainCoords(const std::string &tag) const {
+  Coords c;
+  for (size_t d = 0; d < k_.rows.domain.size(); ++d)
+    c.push_back("c" + std::to_string(d) + (isReducedDim(d) ? tag : ""));
+  return c;
+}
+
+Coords RowReductionEmitter::valueCoords(const std::vector<Extent> &shape, const Coords &domainAt,
+                                        bool perRow) const {
+  return coordsInDomain(shape, k_.rows.domain, domainAt,
+                        [&](size_t d) { return perRow && isReducedDim(d); });
+}
+
+std::optional<std::vector<int>> RowReductionEmitter::directMap(const Value &input,
+                                                               const Coords &coords,
+                                                               const Coords &domainAt) const {
+  std::vector<int> map(k_.rows.domain.size(), -1);
+  for (size_t i = 0; i < coords.size(); ++i) {
+    if (coords[i] == "0" && input.shape()[i].isConstant(1))
+      continue;
+    auto it = std::find(domainAt.begin(), domainAt.end(), coords[i]);
+    if (it == domainAt.end())
+      return std::nullopt;
+    const size_t d = static_cast<size_t>(it - domainAt.begin());
+    if (map[d] >= 0)
+      return std::nullopt;
+    map[d] = static_cast<int>(i);
+  }
+  return map;
+}
+
+std::string RowReductionEmitter::decompose(const std::string &index,
+                                           const std::vector<size_t> &dims, const std::string &tag,
+                                           const std::string &rem, const std::string &pad) {
+  return decomposeIndexCode(index, dims, tag, rem, pad);
+}
+
+// The expression stored into tensor t, converted for storage (a cast to
+// f16 / bf16 of the segment is stored from its input: rounded once).
+std::string RowReductionEmitter::storedValue(ValueEmitter &emitter, size_t t,
+                                             const Coords &coords) {
+  const Value &v = *k_.tensors[t].value;
+  const Op *op = v.definingOp();
+  return storedExpression(emitter, v, k_.tensors[t].storage,
+                          op && seg_.segment.contains(*op) && !isReductionResult(v), coords);
+}
+
+std::string RowReductionEmitter::perRowStores(ValueEmitter &emitter, size_t &taken,
+                                              const std::string &condition,
+                                              const std::string &pad) {
+  std::string s;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.tensors[t].written || !k_.tensors[t].perRow)
+      continue;
+    Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
+    std::string value = storedValue(emitter, t, at);
+    s += take(emitter, taken, 4);
+    s += pad + "if (" + condition + ") " + storeStatement(t, at, value) + "\n";
+  }
+  return s;
+}
+
+std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
+                                                const std::string &value) const {
+  return fuserc::storeStatement(t, k_.tensors[t].storage, coords, value);
+}
+
+ValueEmitter RowReductionEmitter::newEmitter() {
+  ValueEmitter emitter(
+      [&](const Value &v) { return !seg_.segment.defines(v) || isReductionResult(v); }, *this,
+      [&](const Extent &e) { return kernelExtentCode(e, sf_.fusion->symbols()); }, "I", false);
+  // Coordinates naming no reduced dim's c<d> are the same over the row.
+  emitter.setInvariant([this](const Coords &coords) {
+    for (const std::string &c : coords)
+      for (size_t d : k_.reducedDims) {
+        const std::string name = "c" + std::to_string(d);
+        for (size_t at = c.find(name); at != std::string::npos; at = c.find(name, at + 1)) {
+          const size_t end = at + name.size();
+          if ((at == 0 || !std::isalnum(static_cast<unsigned char>(c[at - 1]))) &&
+              (end == c.size() || !std::isdigit(static_cast<unsigned char>(c[end]))))
+            return false;
+        }
+      }
+    return true;
+  });
+  return emitter;
+}
+
+// The statements `emitter` appended since the last call (persistent
+// variants keep one emitter, so values stay in registers across phases).
+std::string RowReductionEmitter::take(const ValueEmitter &emitter, size_t &taken, int indent) {
+  std::string all = emitter.body(indent);
+  std::string fresh = all.substr(taken);
+  taken = all.size();
+  return fresh;
+}
+
+std::string RowReductionEmitter::bytesType(int vector, DType storage) {
+  return "fuserc_bytes" + std::to_string(vector * static_cast<int>(dtypeBytes(storage)));
+}
+
+// A reduction input value, as its accumulator type.
+std::string RowReductionEmitter::toAccumulator(const Op &op, const std::string &var) {
+  return reductionInputAsAccumulator(op, var);
+}
+
+std::string RowReductionEmitter::combineAcross(int threads, const std::string &partial, DType acc,
+                                               const std::string &combiner) {
+  const std::string c = combiner + "()";
+  if (threads <= 32)
+    return "fuserc_group_reduce<" + std::to_string(threads) + ">(" + partial + ", " + c + ")";
+  return "fuserc_block_reduce<" + std::to_string(threads / 32) + ">(" + partial + ", " + c +
+         ", red_" + std::string(dtypeName(acc)) + ")";
+}
+
+std::string RowReductionEmitter::combineRow(int threads, const std::string &partial, DType acc,
+                                            const std::string &combiner) {
+  const std::string block = combineAcross(threads, partial, acc, combiner);
+  if (!cluster_)
+    return block;
+  return "fuserc_cluster_reduce(" + block + ", " + combiner + "(), cl_" +
+         std::string(dtypeName(acc)) + " + cl_at + " + std::to_string(combines_++) + ")";
+}
+
+// The row register of reduction i from its combined accumulator(s).
+std::string RowReductionEmitter::finish(const Op &op, size_t i, const std::string &value) {
+  const DType result = op.result()->dtype();
+  const std::string reg = "r" + std::to_string(i);
+  registers_[op.result()] = reg;
+  const DType acc = reductionAccumulator(result);
+  return "const " + cudaComputeType(result) + " " + reg + " = " + cudaConvert(value, acc, result) +
+         ";  // " + analysis_.name(*op.result()) + "\n";
+}
+
+std::string RowReductionEmitter::endPhase(const Op &op, size_t i, int threads,
+                                          const std::string &squares, const std::string &pad) {
+  const std::string I = std::to_string(i), p = "p" + I;
+  const DType acc = reductionAccumulator(op.result()->dtype());
+  const std::string A = cudaComputeType(acc);
+  std::string s =
+      pad + p + " = " + combineRow(threads, p, acc, reductionCombiner(op.kind())) + ";\n";
+  if (op.kind() == OpKind::Var) {
+    const std::string m = "m" + I, q = "q" + I;
+    s += pad + "const " + A + " " + m + " = " + p + " / (" + A + ")L;\n";
+    s += pad + A + " " + q + " = " + reductionIdentity(OpKind::Sum, acc) + ";\n";
+    s += squares;
+    s += pad + q + " = " + combineRow(threads, q, acc, "fuserc_red_add") + ";\n";
+    s += pad + finish(op, i, varianceOf(op, q, A));
+  } else {
+    s += pad + finish(op, i, op.kind() == OpKind::Mean ? p + " / (" + A + ")L" : p);
+  }
+  return s;
+}
+
+// For the accumulators a kernel uses: its shared scratch (block variants).
+std::string RowReductionEmitter::sharedScratch(int threads) const {
+  if (threads <= 32)
+    return "";
+  std::vector<DType> accs;
+  for (const Op *op : k_.rows.reductions) {
+    DType acc = reductionAccumulator(op->result()->dtype());
+    if (std::find(accs.begin(), accs.end(), acc) == accs.end())
+      accs.push_back(acc);
+  }
+  std::string s;
+  for (DType acc : accs)
+    s += "  __shared__ " + cudaComputeType(acc) + " red_" + std::string(dtypeName(acc)) + "[" +
+         std::to_string(threads / 32) + "];\n";
+  return s;
+}
+
+std::string RowReductionEmitter::varianceOf(const Op &op, const std::string &squares,
+                                            const std::string &A) {
+  const int64_t correction = op.attrs().find("correction") ? op.attrs().integer("correction") : 1;
+  return squares + " / (" + A + ")fuserc_max(L - " + std::to_string(correction) + "LL, 0LL)";
+}
+
+EmittedKernel emitRowReductionKernel(const SegmentedFusion &segmented,
+                                     const ScheduledSegment &segment,
+                                     const WorkspaceOffsets &workspace) {
+  return RowReductionEmitter(segmented, segment, workspace).run();
+}
+
+} // namespace fuserc

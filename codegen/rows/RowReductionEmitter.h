@@ -1,0 +1,180 @@
+// Internal to the row reduction generator (RowReductionKernel.h): the
+// emitter every variant is written by. Its shared machinery (the rows, the
+// tensors, coordinates, reduction phases, stores) is in
+// RowReductionEmitter.cpp; the general variants, which address every
+// element through its strides, in RowGeneralVariants.cpp; the contiguous
+// variants, which keep rows in registers, in RowContiguousVariants.cpp; the
+// variant streaming longer rows through a shared-memory cache in
+// RowCachedVariant.cpp.
+#pragma once
+
+#include "codegen/core/ValueEmitter.h"
+#include "codegen/rows/RowReductionPlan.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+class RowReductionEmitter : public InputReader {
+public:
+  RowReductionEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                      const WorkspaceOffsets &workspace);
+
+  EmittedKernel run();
+
+  InputRead read(const Value &input, const Coords &coords) override;
+
+private:
+  // ---- the rows and tensors (RowReductionEmitter.cpp) ----
+  void findRows();
+  void collectTensors();
+  // Which tensors the contiguous variants stream, and their vector width.
+  void findStreams();
+  size_t tensorIndex(const Value &v) const;
+  size_t scalarIndex(const Value &v) const;
+  bool isReductionResult(const Value &v) const;
+  bool isReducedDim(size_t d) const;
+
+  // ---- shared emission helpers (RowReductionEmitter.cpp) ----
+  // Coordinates of the rows' domain: kept dims c<d>, reduced dims c<d><tag>.
+  Coords domainCoords(const std::string &tag) const;
+  // Coordinates for a value of `shape` (the domain or a reduced shape):
+  // its non-1 dims take the non-1 domain dims (kept ones only for a
+  // per-row value) in order; its 1 dims take 0.
+  Coords valueCoords(const std::vector<Extent> &shape, const Coords &domainAt, bool perRow) const;
+  // Which domain dim each coordinate of a read at `coords` of the item
+  // `domainAt` is (-1: a static 1 dim read at 0), or nothing when the read
+  // is not a direct one (permuted, shifted, ...).
+  std::optional<std::vector<int>> directMap(const Value &input, const Coords &coords,
+                                            const Coords &domainAt) const;
+  static std::string decompose(const std::string &index, const std::vector<size_t> &dims,
+                               const std::string &tag, const std::string &rem,
+                               const std::string &pad);
+  std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords);
+  std::string storeStatement(size_t t, const Coords &coords, const std::string &value) const;
+  ValueEmitter newEmitter();
+  static std::string take(const ValueEmitter &emitter, size_t &taken, int indent);
+  // Statements storing each per-row output by the thread for which
+  // `condition` holds, its values emitted into `emitter` (from line `taken`).
+  std::string perRowStores(ValueEmitter &emitter, size_t &taken, const std::string &condition,
+                           const std::string &pad);
+  // The fuserc_bytes<N> type moving `vector` elements of `storage` at once.
+  static std::string bytesType(int vector, DType storage);
+  static std::string toAccumulator(const Op &op, const std::string &var);
+  // Combines `partial` over the `threads` threads of a row.
+  static std::string combineAcross(int threads, const std::string &partial, DType acc,
+                                   const std::string &combiner);
+  std::string finish(const Op &op, size_t i, const std::string &value);
+  std::string sharedScratch(int threads) const;
+  static std::string varianceOf(const Op &op, const std::string &squares, const std::string &A);
+  // Statements ending phase i: combine its partial p<i> across the row's
+  // `threads` and set its row register. For var, `squares` are statements
+  // accumulating the squared deviations from m<i> (the mean) into q<i>.
+  std::string endPhase(const Op &op, size_t i, int threads, const std::string &squares,
+                       const std::string &pad);
+  // combineAcross over the row's threads, and in the cluster variant over
+  // the cluster's CTAs as well (each combine of a row in its own slot).
+  std::string combineRow(int threads, const std::string &partial, DType acc,
+                         const std::string &combiner);
+
+  // ---- general variants (RowGeneralVariants.cpp) ----
+  std::string generalKernel(const RowVariant &v);
+  std::string generalPersistentBody(const RowVariant &v);
+  std::string generalLoopedBody(const RowVariant &v);
+  template <typename Body> std::string generalRowLoop(const RowVariant &v, Body body);
+  std::string generalOutputs(const RowVariant &v);
+
+  // ---- contiguous variants (RowContiguousVariants.cpp) ----
+  std::string contiguousKernel(const RowFastVariant &v, int vector);
+  // The row starts o<t> of the streamed tensors, and per-row inputs t<t>_r.
+  std::string rowStarts(const std::string &pad) const;
+  std::string contiguousPersistentBody(const RowFastVariant &v, int vector);
+  // Statements declaring k<j> and ok<j> for `count` vectors `step` apart
+  // from `first`, and the coordinates of their elements (item j, v).
+  std::string vectorItems(int count, int vector, const std::string &first, const std::string &step,
+                          const std::string &pad) const;
+  // Vectors first..last-1 of a thread's `total`.
+  struct Vectors {
+    int first, last, total;
+  };
+  // Emits `value(emitter, item)` for every element of `vectors`, as the
+  // accumulation or staging statements `use(j, v, expr)` return; the
+  // emitter's statements indented by `indent`.
+  template <typename Value, typename Use>
+  std::string forEachElement(ValueEmitter &emitter, size_t &taken, Vectors vectors, int vector,
+                             Value value, Use use, int indent = 4);
+  // Vector loads of the streamed inputs in `used_` (but `skip`), declaring
+  // their registers with the first vector, and vector stores of the staged
+  // outputs.
+  std::string loadVectors(Vectors vectors, int vector, const std::string &pad,
+                          const std::set<size_t> &skip = {}) const;
+  std::string storeVectors(Vectors vectors, int vector, const std::string &pad) const;
+
+  // ---- the cached streaming variant (RowCachedVariant.cpp) ----
+  std::string cachedKernel(const RowCachedVariant &v, int vector);
+  // Statements copying the cached streams' rows into shared memory.
+  std::string cachedFill(int threads, int vector) const;
+  // One pass over the row, kRowCachedUnroll vectors per thread per step:
+  // the vectors' positions, the loads of the streams the statements read
+  // (cached positions from shared memory), `staging` (declarations), then
+  // per vector j `body(checked, j)` and `tail(checked, j)` (stores). A
+  // step whose vectors all lie inside the row (and the cache) runs them
+  // without checks; another runs each vector inside the row unchecked and
+  // checks each element of the others (the row's ends).
+  template <typename Body, typename Tail>
+  std::string cachedPass(int threads, int vector, Body body, Tail tail,
+                         const std::string &staging = "");
+  // The load of stream t's vector j; in a whole step (every vector inside
+  // the row and the cache) without checks.
+  std::string cachedLoad(size_t t, int j, int vector, const std::string &pad, bool wholeStep) const;
+  std::string cachedStores(int j, int vector, bool checked, const std::string &pad) const;
+  // Whether item (j, e) of a cached-variant pass is one of the row's elements.
+  static std::string cachedOk(int j, int e, int vector);
+  // The cluster variant's slots for its CTAs' partials: two sets (rows
+  // alternate) of one per combine of a row.
+  std::string clusterScratch() const;
+
+  const SegmentedFusion &sf_;
+  const ScheduledSegment &seg_;
+  const FusionAnalysis &analysis_;
+  const WorkspaceOffsets &workspace_;
+  RowKernel k_;
+  std::map<const Value *, std::string> registers_; // reduction result -> row register
+
+  // Contiguous variants: while emitting item (j, v), reads of streamed
+  // tensors at the item's coordinates come from registers.
+  struct Item {
+    int j = 0, v = 0;
+    Coords domain;
+    int width = 1; // elements per vector
+  };
+  std::optional<Item> item_;
+  bool discovering_ = false; // recording which reads are direct
+  std::set<size_t> used_;    // streamed tensors read since it was cleared
+  bool hints_ = false;       // cached variants: L2 policies on re-read positions
+  bool lastPass_ = false;    // cached variants: emitting the outputs' pass
+  // Emitting the cluster variant: the CTA's slice of a row is positions
+  // [lo, hi), its cache holds [lo, PE); `combines_` counts a row's combines.
+  bool cluster_ = false;
+  int combines_ = 0;
+};
+
+template <typename Value, typename Use>
+std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &taken,
+                                                Vectors vectors, int vector, Value value, Use use,
+                                                int indent) {
+  std::string uses;
+  for (int j = vectors.first; j < vectors.last; ++j)
+    for (int e = 0; e < vector; ++e) {
+      item_ = Item{j, e, domainCoords("_" + std::to_string(j) + "_" + std::to_string(e)), vector};
+      uses += use(j, e, value(emitter, item_->domain));
+    }
+  item_.reset();
+  return take(emitter, taken, indent) + uses;
+}
+
+} // namespace fuserc

@@ -1,0 +1,416 @@
+// Row-reduction kernels, host side: the argument struct, the launch block
+// that picks a variant by row length, and the plan (see RowReductionPlan.h).
+#include "codegen/rows/RowReductionPlan.h"
+
+#include "codegen/core/BlockReduce.h"
+#include "codegen/core/CudaTypes.h"
+#include "codegen/core/IndexChecks.h"
+#include "schedulers/OpFamilies.h"
+
+#include <algorithm>
+
+namespace fuserc {
+
+// The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
+std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
+  const size_t nt = std::max<size_t>(rk.tensors.size(), 1);
+  const size_t ns = std::max<size_t>(rk.fusion->fusion->symbols().size(), 1);
+  std::string s = "typedef struct {\n";
+  s += "  void *ptr[" + std::to_string(nt) + "];\n";
+  s += "  long long st[" + std::to_string(nt) + "][" + std::to_string(kRowMaxRank) + "];\n";
+  s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
+  s += "  long long rows, len, cache;\n";
+  s += "  long long sym[" + std::to_string(ns) + "];\n";
+  for (size_t k = 0; k < rk.scalars.size(); ++k)
+    s += "  " + cudaComputeType(rk.scalars[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  if (segmentChecksIndices(rk.segment->segment))
+    s += indexFlagMember();
+  s += "} " + prefix + rk.base + "_args;\n";
+  return s;
+}
+
+std::string rowKernelName(const RowKernel &rk, const RowVariant &v) {
+  return rk.base + "_" + v.suffix;
+}
+
+std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vector) {
+  return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+}
+
+std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int vector) {
+  return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+}
+
+int RowKernel::cachedBytes() const {
+  int bytes = 0;
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if (cached(t))
+      bytes += static_cast<int>(dtypeBytes(tensors[t].storage));
+  return bytes;
+}
+
+namespace {
+
+std::string launchShape(int block, int rowsPerBlock, const std::string &pad) {
+  return pad + "block = " + std::to_string(block) + ";\n" + pad + "groups = (a.rows + " +
+         std::to_string(rowsPerBlock - 1) + ") / " + std::to_string(rowsPerBlock) + ";\n";
+}
+
+// Statements setting `vec` to the contiguous variants' vector width when
+// every streamed tensor holds each row contiguously (its reduced dims
+// collapse to one run of stride 1): the widest when the rows and pointers
+// allow it, else 1. And `shifted`, the cached variant's: the widest when
+// the pointers are aligned and every streamed tensor's rows start equally
+// far past a vector boundary (kept strides congruent modulo the width).
+std::string contiguousCheck(const RowKernel &rk) {
+  const std::string W = std::to_string(rk.vector);
+  std::string s = "    if (a.len >= 1) {\n";
+  s += "      int contiguous = 1, aligned = a.len % " + W + " == 0, pointers = 1, congruent = 1;\n";
+  s += "      long long run;\n";
+  // Each kept dim's stride modulo W, in the first streamed tensor.
+  std::optional<size_t> first;
+  auto residue = [&](size_t t, size_t d) -> std::string {
+    const int dim = rk.streams[t]->map[d];
+    if (dim < 0)
+      return "0";
+    return "(a.st[" + std::to_string(t) + "][" + std::to_string(dim) + "] % " + W + " + " + W +
+           ") % " + W;
+  };
+  for (size_t t = 0; t < rk.tensors.size(); ++t) {
+    const std::optional<RowStream> &stream = rk.streams[t];
+    if (!stream || !stream->alongRow)
+      continue;
+    const std::string ts = std::to_string(t);
+    s += "      /* " + rk.tensors[t].what + " */\n";
+    s += "      run = 1;\n";
+    for (size_t k = rk.reducedDims.size(); k-- > 0;) {
+      const size_t d = rk.reducedDims[k];
+      const std::string size = "a.size[" + std::to_string(d) + "]";
+      const int dim = stream->map[d];
+      if (dim < 0) {
+        s += "      if (" + size + " != 1) contiguous = 0;\n";
+        continue;
+      }
+      s += "      if (" + size + " != 1 && a.st[" + ts + "][" + std::to_string(dim) +
+           "] != run) contiguous = 0;\n";
+      s += "      run *= " + size + ";\n";
+    }
+    const int bytes = rk.vector * static_cast<int>(dtypeBytes(rk.tensors[t].storage));
+    s += "      if ((uintptr_t)a.ptr[" + ts + "] % " + std::to_string(bytes) +
+         " != 0) aligned = pointers = 0;\n";
+    if (!first)
+      first = t;
+    for (size_t d : rk.keptDims) {
+      if (stream->map[d] >= 0)
+        s += "      if (a.st[" + ts + "][" + std::to_string(stream->map[d]) + "] % " + W +
+             " != 0) aligned = 0;\n";
+      if (t != *first && residue(t, d) != residue(*first, d))
+        s += "      if (" + residue(t, d) + " != " + residue(*first, d) + ") congruent = 0;\n";
+    }
+  }
+  s += "      vec = contiguous ? (aligned ? " + W + " : 1) : 0;\n";
+  s += "      shifted = pointers && congruent ? " + W + " : 1;\n";
+  s += "    }\n";
+  return s;
+}
+
+// The cached variants' launch: the first whose cache (`a.cache` row
+// positions: all of the row's, or as many as the shared memory left to
+// each of its blocks on a multiprocessor holds beside their static
+// scratch) holds at least 3/4 of the row; else, on devices with clusters,
+// the cluster variant with the fewest CTAs whose caches hold 3/4 of it (at
+// most kRowClusterMax); else the last; and the dynamic shared memory that
+// takes.
+std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
+  auto choose = [&](const RowCachedVariant &v, const std::string &in) {
+    return in + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+           rowKernelName(rk, v, rk.vector) + "\";\n" + launchShape(v.threads, 1, in);
+  };
+  const int bytes = rk.cachedBytes();
+  if (bytes == 0)
+    return choose(kRowCachedVariants[0], pad);
+  int regions = 0;
+  std::string shared;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.cached(t))
+      shared += std::string(regions++ ? " + " : "") + "(a.cache * " +
+                std::to_string(dtypeBytes(rk.tensors[t].storage)) + " + 15) / 16 * 16";
+  const std::string reserve = std::to_string(kRowCachedReserve + 16 * regions);
+  std::string s = pad + "int per_block = 0, per_sm = 0;\n";
+  s += pad + "long long span, room, fit = 0;\n";
+  s += pad + "st = FUSERC_NAME_shared_memory_limits(&per_block, &per_sm);\n";
+  s += pad + "if (st != FUSERC_NAME_OK)\n" + pad + "  return st;\n";
+  s += pad + "/* the row's positions in whole vectors, wherever it starts */\n";
+  s += pad + "span = (a.len + 2 * (shifted - 1)) / shifted * shifted;\n";
+  // Positions one block caches: what its share of a multiprocessor's
+  // shared memory holds (the driver reserves 1 KiB per block).
+  auto fit = [&](const RowCachedVariant &v, const std::string &in) {
+    return in + "room = (long long)per_sm / " + std::to_string(v.blocksPerSM) + " - 1024;\n" + in +
+           "fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
+           std::to_string(bytes) + " / shifted * shifted;\n";
+  };
+  const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
+  static_assert(std::size(kRowCachedVariants) == 2, "one branch per cached variant");
+  s += fit(first, pad);
+  s += pad + "if (4 * fit >= 3 * span) {\n" + choose(first, pad + "  ");
+  const std::string in = pad + "  ", in2 = in + "  ";
+  s += pad + "} else {\n" + fit(last, in);
+  s += in + "if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported(\"" +
+       rowKernelName(rk, kRowClusterVariant, rk.vector) + "\")) {\n" + choose(last, in2);
+  // The cluster's blocks take what m512's take; each CTA caches its slice
+  // of the row. Clusters of more CTAs measured slower (a barrier per
+  // combine waits for the slowest): the fewest that cache 3/4 of the row.
+  static_assert(kRowClusterVariant.blocksPerSM == kRowCachedVariants[0].blocksPerSM);
+  s += in + "} else {\n" + fit(kRowClusterVariant, in2);
+  s += in2 + "cluster = 2;\n" + in2 + "while (cluster < " + std::to_string(kRowClusterMax) +
+       " && 4 * cluster * fit < 3 * span)\n" + in2 + "  cluster *= 2;\n";
+  s += choose(kRowClusterVariant, in2);
+  s += in2 + "/* each CTA's slice of the row */\n";
+  s += in2 + "span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * shifted;\n";
+  s += in + "}\n" + pad + "}\n";
+  s += pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n";
+  s += pad + "shared = (unsigned)(" + shared + ");\n";
+  return s;
+}
+
+// The host block: fill the arguments, pick a variant by row length, launch.
+std::string hostLaunch(const RowKernel &rk) {
+  auto sym = [](const std::string &s) { return "sym_" + s; };
+  std::string s = "{\n";
+  s += "  FUSERC_NAME_" + rk.base + "_args a;\n";
+  s += "  const char *kernel;\n";
+  s += "  unsigned block, shared = 0;\n";
+  s += "  long long groups;\n";
+  s += "  memset(&a, 0, sizeof a);\n";
+  if (segmentChecksIndices(rk.segment->segment))
+    s += indexFlagHostCode();
+  s += hostSymbolAndScalarArguments(rk.fusion->fusion->symbols(), rk.scalars);
+  for (size_t d = 0; d < rk.rows.domain.size(); ++d)
+    s += "  a.size[" + std::to_string(d) + "] = " + extentToCode(rk.rows.domain[d], sym) + ";\n";
+  s += "  a.rows = 1;\n  a.len = 1;\n";
+  for (size_t d : rk.keptDims)
+    s += "  a.rows *= a.size[" + std::to_string(d) + "];\n";
+  for (size_t d : rk.reducedDims)
+    s += "  a.len *= a.size[" + std::to_string(d) + "];\n";
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    s += hostTensorArguments(t, rk.tensors[t]);
+  s += "  if (a.rows > 0) {\n";
+  s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
+  s += "    int shifted = 1;  /* the cached variant's */\n";
+  if (rk.clustered())
+    s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
+  if (rk.contiguous())
+    s += contiguousCheck(rk);
+  s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
+       "LL) vec = 0;  /* the cached variants count row positions in 32 bits */\n";
+  s += "    if (vec) {\n";
+  for (const RowFastVariant &v : kRowFastVariants) {
+    const bool first = &v == &kRowFastVariants[0];
+    s += std::string(first ? "      if" : "      else if") +
+         " (a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + ") {\n";
+    s += "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+         rowKernelName(rk, v, rk.vector) + "\";\n";
+    s += launchShape(v.block(), v.rowsPerBlock, "        ");
+    s += "      }\n";
+    if (v.maxLength() >= kRowCachedAbove)
+      break;
+  }
+  s += "      else {\n";
+  s += cachedLaunch(rk, "        ");
+  s += "      }\n";
+  s += "    } else {\n";
+  for (const RowVariant &v : kRowVariants) {
+    const bool first = &v == &kRowVariants[0];
+    if (v.looped())
+      s += "      else {\n";
+    else
+      s += std::string(first ? "      if" : "      else if") +
+           " (a.len >= 1 && a.len <= " + std::to_string(v.maxLength()) + ") {\n";
+    s += "        kernel = \"" + rowKernelName(rk, v) + "\";\n";
+    s += launchShape(v.block(), v.rowsPerBlock, "        ");
+    s += "      }\n";
+  }
+  s += "    }\n";
+  // A block per row group, not a grid capped at the blocks the GPU holds
+  // at once: capped at 132 x 8 blocks looping over rows, the H200 measured
+  // softmax 3727 GB/s against 4080 and rmsnorm 3830 against 4074 (2026-11-21).
+  if (rk.clustered()) {
+    s += "    if (cluster) {\n";
+    s += "      if (groups > 2147483647LL / cluster)\n        groups = 2147483647LL / cluster;\n";
+    s +=
+        "      st = FUSERC_NAME_launch_cluster_kernel(kernel, (unsigned)groups * cluster, cluster, "
+        "block, shared, &a, stream);\n";
+    s += "    } else {\n";
+  }
+  const std::string in = rk.clustered() ? "  " : "";
+  s += in + "    if (groups > 2147483647LL)\n" + in + "      groups = 2147483647LL;\n";
+  s += in + "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, shared, &a, "
+            "stream);\n";
+  if (rk.clustered())
+    s += "    }\n";
+  s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
+  s += "  }\n}\n";
+  return s;
+}
+
+// The cached streams, as "input x, input y".
+std::string cachedStreams(const RowKernel &rk) {
+  std::string s;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.cached(t))
+      s += (s.empty() ? "" : ", ") + rk.tensors[t].what;
+  return s;
+}
+
+std::string dimsString(const std::vector<size_t> &dims) {
+  std::vector<int64_t> d(dims.begin(), dims.end());
+  return layoutString(d);
+}
+
+} // namespace
+
+void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
+  plan.name = rk.base;
+  plan.scheduler = std::string(rk.segment->scheduler->name());
+  plan.segment = static_cast<int>(rk.segment->id);
+  for (const Op *op : rk.segment->segment.ops())
+    plan.ops.push_back(rk.fusion->analysis->name(*op->result()));
+  std::string reductions, accumulate;
+  for (const Op *op : rk.rows.reductions) {
+    reductions += (reductions.empty() ? "" : " ") + rk.fusion->analysis->name(*op->result()) + "(" +
+                  std::string(op->info().name) + ")";
+    accumulate += (accumulate.empty() ? "" : " ") +
+                  std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
+  }
+  plan.parameters = {{"reduced_axes", axesString(rk.rows.axes)},
+                     {"row_dims", dimsString(rk.keptDims)},
+                     {"row_length_dims", dimsString(rk.reducedDims)},
+                     {"reductions", reductions},
+                     {"accumulate", accumulate}};
+  std::string streamed;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.streams[t])
+      streamed += (streamed.empty() ? "" : ", ") + rk.tensors[t].what +
+                  (rk.streams[t]->alongRow ? "" : " (one per row)");
+  plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
+  plan.parameters.push_back({"vector", std::to_string(rk.vector)});
+  for (const RowFastVariant &v : kRowFastVariants)
+    for (int vector : rk.vectorWidths()) {
+      std::string what =
+          v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
+                               std::to_string(v.rowsPerBlock) + " rows per block"
+          : v.threads == 32
+              ? "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
+              : "a block of " + std::to_string(v.threads) + " threads per row";
+      what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
+      plan.variants.push_back(
+          {rowKernelName(rk, v, vector), what + ", vectors of " + std::to_string(vector)});
+    }
+  for (const RowCachedVariant &v : kRowCachedVariants)
+    for (int vector : rk.vectorWidths()) {
+      std::string what = "a block of " + std::to_string(v.threads) +
+                         " threads per row streaming it, " + std::to_string(kRowCachedUnroll) +
+                         " vectors per thread per step, ";
+      what += rk.cachedBytes() == 0
+                  ? "each phase re-reading"
+                  : "the row of " + cachedStreams(rk) +
+                        " first copied into shared memory (as much as " +
+                        (v.blocksPerSM == 1
+                             ? std::string("a multiprocessor's")
+                             : "1/" + std::to_string(v.blocksPerSM) + " of a multiprocessor's") +
+                        " shared memory holds)";
+      if (vector > 1)
+        what += ", vectors of " + std::to_string(vector) +
+                " from the vector boundary at or before the row's start";
+      else
+        what += ", vectors of 1";
+      plan.variants.push_back({rowKernelName(rk, v, vector), what});
+    }
+  if (rk.clustered())
+    for (int vector : rk.vectorWidths()) {
+      const RowCachedVariant &v = kRowClusterVariant;
+      std::string what = "sm_90 and newer: the row split over a thread-block cluster of 2 to " +
+                         std::to_string(kRowClusterMax) + " CTAs of " + std::to_string(v.threads) +
+                         " threads, each streaming its slice as the cached variants do (its slice "
+                         "of " +
+                         cachedStreams(rk) + " first copied into as much as 1/" +
+                         std::to_string(v.blocksPerSM) +
+                         " of a multiprocessor's shared memory holds), the partials combined "
+                         "through distributed shared memory, vectors of " +
+                         std::to_string(vector);
+      plan.variants.push_back({rowKernelName(rk, v, vector), what});
+    }
+  for (const RowVariant &v : kRowVariants) {
+    std::string what;
+    if (v.looped())
+      what = "a block of " + std::to_string(v.threads) +
+             " threads per row looping over it, each phase re-reading its inputs";
+    else if (v.threads == 32)
+      what = "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block, " +
+             std::to_string(v.items) + " elements per lane in registers";
+    else
+      what = "a block of " + std::to_string(v.threads) + " threads per row, " +
+             std::to_string(v.items) + " elements per thread in registers";
+    plan.variants.push_back({rowKernelName(rk, v), "general: " + what});
+  }
+  const std::string V = std::to_string(rk.vector);
+  std::string rule = "L = elements per row (product of the reduced extents). When L >= 1 and "
+                     "every streamed tensor holds each row contiguously, a contiguous variant "
+                     "with vectors of W = " +
+                     V + " (L a multiple of " + V +
+                     ", pointers and row starts aligned to W elements) or else of W = 1, by "
+                     "L: ";
+  int64_t below = 0;
+  for (const RowFastVariant &v : kRowFastVariants) {
+    if (below >= kRowCachedAbove)
+      break;
+    rule += std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
+    below = v.maxLength();
+  }
+  const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
+  rule += "above " + std::to_string(below) + " a cached streaming variant, with vectors of " + V +
+          " where the pointers are aligned to " + V +
+          " elements and every streamed tensor's rows start equally far past a multiple of " + V +
+          " elements, else of 1: ";
+  if (rk.cachedBytes() == 0)
+    rule += std::string(first.suffix);
+  else
+    rule +=
+        std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else " +
+        last.suffix +
+        " when its cache does or the device has no thread-block clusters (compute "
+        "capability below 9.0, or a fatbin without code for compute capability 9.0 or newer), "
+        "else " +
+        kRowClusterVariant.suffix + " in clusters of C CTAs, the fewest of 2, 4 and " +
+        std::to_string(kRowClusterMax) + " whose caches (" + first.suffix +
+        "'s size each) hold at least 3/4 of the row, else " + std::to_string(kRowClusterMax) +
+        ", each CTA running and caching its slice of S / C positions (rounded up to whole "
+        "vectors); each caches min(S, F) row positions in dynamic shared memory, S = L rounded up "
+        "to whole vectors past the row's start, F = what its share of a multiprocessor's "
+        "shared memory (1 / blocks per multiprocessor, less 1 KiB, at most the opt-in "
+        "limit per block) holds, less " +
+        std::to_string(kRowCachedReserve) + " bytes, at " + std::to_string(rk.cachedBytes()) +
+        " bytes per position";
+  rule += ". ";
+  rule += "Otherwise (or when L > " + std::to_string(kRowCachedMaxLength) + ") a general variant: ";
+  below = 0;
+  for (const RowVariant &v : kRowVariants) {
+    rule += v.looped() ? std::string(v.suffix) + " when L > " + std::to_string(below) + " or L = 0."
+                       : std::string(v.suffix) + " when " + std::to_string(below + 1) +
+                             " <= L <= " + std::to_string(v.maxLength()) + "; ";
+    below = std::max(below, v.maxLength());
+  }
+  plan.selection = rule;
+  plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
+                        "block), 2^31 - 1), a grid-stride loop over rows; the cached variant's "
+                        "dynamic shared memory as its selection says";
+  if (rk.clustered())
+    plan.launchGeometry += "; the cluster variant: clusters of C CTAs, a cluster per row, grid C x "
+                           "min(rows, (2^31 - 1) / C)";
+  plan.bytesMoved = kernelBytesMoved(rk.tensors);
+  plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
+  plan.hostLaunch = hostLaunch(rk);
+  plan.clusterLaunch = rk.clustered();
+}
+
+} // namespace fuserc

@@ -1,0 +1,189 @@
+// Internal to the row reduction generator (RowReductionKernel.h): the
+// variants, the tensors a kernel reads and writes, and what the kernel
+// emitter hands the host side, which writes the argument struct, the host
+// launch block (variant selection by row length) and the KernelPlan.
+#pragma once
+
+#include "codegen/core/KernelTensors.h"
+#include "schedulers/KernelPlan.h"
+#include "schedulers/SchedulerChecks.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fuserc {
+
+inline constexpr int kRowMaxRank = 8;
+
+// One general variant: `threads` per row, `items` elements per thread held
+// in registers (0: looped over the row), `rowsPerBlock` rows per block.
+// General variants address every element through its strides.
+struct RowVariant {
+  const char *suffix;
+  int threads;
+  int items;
+  int rowsPerBlock;
+
+  int block() const { return threads * rowsPerBlock; }
+  int64_t maxLength() const { return static_cast<int64_t>(threads) * items; }
+  bool looped() const { return items == 0; }
+};
+
+// Ordered as the host tries them: the first persistent variant whose
+// capacity holds the row wins, the looped one takes the rest (and L == 0).
+inline constexpr RowVariant kRowVariants[] = {
+    {"warp32x4", 32, 4, 4},
+    {"block256x4", 256, 4, 1},
+    {"loop512", 512, 0, 1},
+};
+
+// One persistent contiguous variant: `threads` per row, each holding
+// `elements` of the row in registers (as elements / W vectors of W),
+// `rowsPerBlock` rows per block. Contiguous variants run when every
+// streamed tensor holds each row contiguously (checked at launch); each is
+// compiled for the widest vector W the tensors allow and for W = 1
+// (misaligned rows, or L not a multiple of the width).
+struct RowFastVariant {
+  const char *suffix;
+  int threads;
+  int elements;
+  int rowsPerBlock;
+
+  int block() const { return threads * rowsPerBlock; }
+  int vectors(int width) const { return elements / width; }
+  int64_t maxLength() const { return static_cast<int64_t>(threads) * elements; }
+};
+
+// Threads per SM the persistent contiguous variants ask the compiler to
+// leave room for (__launch_bounds__'s minimum blocks): with fewer, too few
+// loads are in flight while rows reduce. On the H200 (2026-11-21) layer
+// norm over rows of 8192 used 94 registers, two blocks of 256 per SM, and
+// reached 73% of copy bandwidth where softmax (64 registers) reached 96%.
+inline constexpr int kRowMinThreadsPerSM = 1024;
+
+inline constexpr RowFastVariant kRowFastVariants[] = {
+    {"g8x8", 8, 8, 32},      {"w32x8", 32, 8, 8},     {"w32x16", 32, 16, 8},
+    {"w32x32", 32, 32, 4},   {"b128x16", 128, 16, 1}, {"b128x32", 128, 32, 1},
+    {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1},
+};
+
+// The contiguous variants for rows above kRowCachedAbove
+// (RowCachedVariant.cpp): a block of `threads` per row streams it,
+// kRowCachedUnroll vectors per thread per step, one pass per phase; the
+// cached streams (RowStream) are first copied into dynamic shared memory,
+// so the passes read them from there. The host sizes the cache at launch
+// (args `cache`, in row positions): the whole row where the shared memory
+// left to each of `blocksPerSM` blocks of a multiprocessor holds it, else
+// its first part, the rest re-read from global memory in every pass. It
+// takes the first variant whose cache holds at least 3/4 of the row, else
+// the last.
+//
+// Vectors of W here start at the vector boundary at or before the row's
+// start (the row spans `head` + L positions from there), the partial ones
+// at both ends loaded and stored element by element: rows of any length
+// and start take vectors of W when every streamed pointer is aligned to W
+// elements and every streamed tensor's rows start equally far past a
+// vector boundary.
+struct RowCachedVariant {
+  const char *suffix;
+  int threads;
+  int blocksPerSM;
+};
+
+// H200, bf16, 1 GiB moved (2026-11-21), % of copy bandwidth, softmax /
+// rmsnorm: two blocks of 512 threads per multiprocessor, each caching what
+// its half of the shared memory holds, over rows of 65536: 66 / 85; one of
+// 1024 caching the whole row: 58 / 85; three of 512: 64 / 86. Over rows of
+// 131072, the same: 55 / 68, 56 / 81, 54 / 71. xent_bwd (rows of 50257,
+// 100 KB cached): 2256 GB/s with two blocks of 512 per multiprocessor,
+// 1678 with one of 1024, 2021 with two of 256. Rows of 32768 (same day,
+// after the cached variants' 32-bit positions and whole-vector stores): m512
+// 86 / 95 against 75 / 90 for a block of 1024 holding the row in registers
+// (b1024x32, since dropped), so the cached variants start above 16384.
+inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1024", 1024, 1}};
+// The cluster variant (sm_90 and newer): the cached streaming kernel of a
+// block of `threads` with each row split into C equal slices, one per CTA
+// of a thread-block cluster of C, each CTA caching its slice in its share
+// (1 / blocksPerSM) of a multiprocessor's shared memory and combining its
+// phases' partials with the other CTAs' through distributed shared memory.
+// The host takes it, on devices with clusters and where the kernel has
+// code for them (PTX version 9.0 or newer), for rows neither cached
+// variant holds 3/4 of, with the fewest CTAs (2, 4 or 8, at most
+// kRowClusterMax) whose caches hold 3/4 of the row, else 8. On an H100
+// (2026-11-25, softmax / rmsnorm bf16, % of copy): rows of 262144 85 / 84
+// (m1024 alone 64 / 74), 524288 83 / 81, 1048576 62 / 68 (51 / 62). Each
+// combine is a cluster barrier that waits for the slowest CTA, so more
+// CTAs cost: at 131072, 4 CTAs caching the whole row ran 83 / 86, 8 ran
+// 62 / 69, and m1024 (7/8 of the row cached) 89 / 93; at 262144, 8 CTAs
+// caching it whole 81 / 81 against 4 caching 7/8 of it 85 / 84. One CTA of
+// 1024 per multiprocessor in clusters of 2 to 8: 74 / 89 at 131072, 70 /
+// 82 at 262144 (bench/README.md).
+inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
+inline constexpr int kRowClusterMax = 8;
+// Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %
+// of copy) with 1024 threads caching the whole row: 4: 58 / 84, 2: 56 /
+// 85; an earlier form with 512 threads: 4: 36 / 51, 8: 29 / 34.
+inline constexpr int kRowCachedUnroll = 4;
+inline constexpr int64_t kRowCachedAbove = 16384;
+// The cached variants count row positions in 32 bits: longer rows take the
+// general variants.
+inline constexpr int64_t kRowCachedMaxLength = int64_t(1) << 30;
+// Shared memory the cache leaves to the kernel's static scratch (the
+// block reduction's slots).
+inline constexpr int kRowCachedReserve = 1024;
+
+// One tensor the kernel reads or writes, and whether it holds one element
+// per row (a reduced shape) rather than one per row element.
+struct RowTensor : KernelTensor {
+  bool perRow = false;
+};
+
+// How a tensor the contiguous variants stream relates to the rows: for
+// each domain dim, the tensor dim it is (-1: none, the tensor is broadcast
+// along it). A stream `alongRow` maps a reduced dim of extent other than 1;
+// the others hold one element per row.
+struct RowStream {
+  std::vector<int> map;
+  bool alongRow = false;
+  // An input along the row whose rows differ (it maps a kept dim) and that
+  // a reduction phase reads: the cached variants keep its row in shared
+  // memory. (A per-column weight is the same for every row: it stays in L2.)
+  bool cached = false;
+};
+
+struct RowKernel {
+  const SegmentedFusion *fusion = nullptr;
+  const ScheduledSegment *segment = nullptr;
+  std::string base; // "<fusion>_k<segment>"
+  ReductionRows rows;
+  std::vector<size_t> keptDims, reducedDims; // memory order, outermost first
+  std::vector<RowTensor> tensors;            // inputs, then written outputs
+  std::vector<const Value *> scalars;
+  // Per tensor, how the contiguous variants stream it (nothing: read
+  // through its strides). Empty when no contiguous variant is generated.
+  std::vector<std::optional<RowStream>> streams;
+  int vector = 1; // the widest vector the contiguous variants use
+  bool contiguous() const { return !streams.empty(); }
+  // Whether stream t is cached, and the bytes the cached streams hold per
+  // row position.
+  bool cached(size_t t) const { return contiguous() && streams[t] && streams[t]->cached; }
+  int cachedBytes() const;
+  // Whether the cluster variant is generated: rows with a cache to split.
+  bool clustered() const { return contiguous() && cachedBytes() > 0; }
+  // The vector widths each contiguous variant is generated for: `vector`,
+  // then 1 (rows or pointers that are not aligned) where vector > 1.
+  std::vector<int> vectorWidths() const {
+    return vector > 1 ? std::vector<int>{vector, 1} : std::vector<int>{1};
+  }
+};
+
+std::string rowKernelName(const RowKernel &k, const RowVariant &v);
+std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vector);
+std::string rowKernelName(const RowKernel &k, const RowCachedVariant &v, int vector);
+// The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
+std::string rowArgsStruct(const RowKernel &k, const std::string &prefix);
+// Everything but the source: parameters, variants, selection, host launch.
+void fillRowPlan(const RowKernel &k, KernelPlan &plan);
+
+} // namespace fuserc

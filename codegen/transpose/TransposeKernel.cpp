@@ -1,0 +1,430 @@
+// Transpose kernels: the segment's analysis, argument struct, host launch
+// block and plan (see TransposeKernel.h and TransposeEmitter.h).
+#include "codegen/transpose/TransposeKernel.h"
+
+#include "codegen/core/CodegenError.h"
+#include "codegen/core/CudaTypes.h"
+#include "codegen/core/IndexChecks.h"
+#include "codegen/core/ReductionValues.h"
+#include "codegen/transpose/TransposeEmitter.h"
+#include "ir/DType.h"
+
+#include <algorithm>
+
+namespace fuserc {
+namespace transpose {
+namespace {
+
+// The innermost dim of `layout` whose extent is not a static 1 (the
+// innermost one when all are).
+size_t innermostOf(const Layout &layout, const std::vector<Extent> &shape) {
+  for (auto it = layout.rbegin(); it != layout.rend(); ++it)
+    if (!shape[static_cast<size_t>(*it)].isConstant(1))
+      return static_cast<size_t>(*it);
+  return static_cast<size_t>(layout.back());
+}
+
+bool sameAccess(const Access &x, const Access &y) {
+  return x.output == y.output && x.tensor == y.tensor && x.coords == y.coords;
+}
+
+} // namespace
+
+TransposeEmitter::TransposeEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
+                                   const WorkspaceOffsets &workspace)
+    : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
+  base_ = sf.fusion->name() + "_k" + std::to_string(seg.id);
+}
+
+EmittedKernel TransposeEmitter::run() {
+  KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "transpose");
+  tensors_ = std::move(operands.tensors);
+  scalars_ = std::move(operands.scalars);
+  reference_ = &iterationReference(sf_, seg_);
+  rank_ = reference_->rank();
+  if (rank_ > static_cast<size_t>(kMaxRank))
+    throw CodegenError("segment " + std::to_string(seg_.id) + ": rank " + std::to_string(rank_) +
+                       " is above the supported " + std::to_string(kMaxRank));
+  if (rank_ < 2)
+    throw CodegenError("segment " + std::to_string(seg_.id) + ": the reference output " +
+                       analysis_.quoted(*reference_) + " has fewer than two dims to tile");
+  order_ = analysis_.storedLayout(*reference_);
+  dimB_ = innermostOf(order_, reference_->shape());
+  // A first emission finds how each input is read; the tiles follow.
+  discovering_ = true;
+  emitBody("", "", "");
+  discovering_ = false;
+  chooseTiles();
+  chooseVectors();
+
+  EmittedKernel out;
+  out.source = argsStruct("") + "\n";
+  for (bool wide : {false, true})
+    out.source += scalarKernel(wide);
+  for (bool wide : {false, true})
+    if (vector_)
+      out.source += vectorKernel(wide);
+  fillPlan(out.plan);
+  return out;
+}
+
+InputRead TransposeEmitter::read(const Value &input, const Coords &coords) {
+  if (input.isScalarInput())
+    return "a.s" +
+           std::to_string(std::find(scalars_.begin(), scalars_.end(), &input) - scalars_.begin());
+  const size_t t = kernelTensorIndex(tensors_, input, false, analysis_);
+  const Access access{t, coords, false};
+  if (discovering_) {
+    reads_.push_back(access);
+    return "0";
+  }
+  for (size_t k = 0; k < tiles_.size(); ++k)
+    if (sameAccess(tiles_[k], access))
+      return InputRead::load(packed(k) ? "u" + std::to_string(k) + packedAt_
+                                       : tileName(k) + tileAt_);
+  for (size_t j = 0; j < vectorReads_.size() && !vectorAt_.empty(); ++j)
+    if (sameAccess(vectorReads_[j], access))
+      return InputRead::load("d" + std::to_string(j) + vectorAt_);
+  return InputRead::load("((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
+                         std::to_string(t) + "])[" + offset(t, coords) + "]");
+}
+
+std::string TransposeEmitter::offset(size_t t, const Coords &coords) const {
+  std::string s = "0";
+  for (size_t d = 0; d < coords.size(); ++d)
+    if (coords[d] != "0")
+      s += " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
+  return s;
+}
+
+Coords TransposeEmitter::coordNames() const {
+  Coords coords;
+  for (size_t d = 0; d < rank_; ++d)
+    coords.push_back(coord(d));
+  return coords;
+}
+
+Coords TransposeEmitter::outputCoords(size_t t) const {
+  Coords coords;
+  const Value &v = *tensors_[t].value;
+  for (size_t d = 0; d < rank_; ++d)
+    coords.push_back(v.shape()[d].isConstant(1) ? "0" : coord(d));
+  return coords;
+}
+
+// The reference dim `coords` reads the innermost dim of tensor t at, when
+// every coordinate is a reference coordinate or 0.
+std::optional<size_t> TransposeEmitter::innermostRead(size_t t, const Coords &coords) const {
+  if (coords.empty()) // a rank-0 tensor: one element, no dim to be contiguous in
+    return std::nullopt;
+  for (const std::string &c : coords)
+    if (c != "0" && !isReferenceCoord(c))
+      return std::nullopt;
+  const Value &v = *tensors_[t].value;
+  const size_t inner = innermostOf(analysis_.storedLayout(v), v.shape());
+  if (!isReferenceCoord(coords[inner]))
+    return std::nullopt;
+  return static_cast<size_t>(std::stoul(coords[inner].substr(1)));
+}
+
+bool TransposeEmitter::isReferenceCoord(const std::string &c) const {
+  for (size_t d = 0; d < rank_; ++d)
+    if (c == coord(d))
+      return true;
+  return false;
+}
+
+std::optional<size_t> TransposeEmitter::outputTile(size_t t) const {
+  for (size_t k = 0; k < tiles_.size(); ++k)
+    if (tiles_[k].output && tiles_[k].tensor == t)
+      return k;
+  return std::nullopt;
+}
+
+// A: the innermost dim of the first stored output, then of the first input
+// read, that is not B. Tiles: every input read and every stored output
+// contiguous along A, while shared memory lasts (counted for the vector
+// variant's larger tiles).
+void TransposeEmitter::chooseTiles() {
+  std::vector<Access> candidates;
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (!tensors_[t].written)
+      continue;
+    const Value &v = *tensors_[t].value;
+    const size_t inner = innermostOf(analysis_.storedLayout(v), v.shape());
+    if (inner != dimB_ && !v.shape()[inner].isConstant(1))
+      candidates.push_back({t, outputCoords(t), true});
+  }
+  // A read that does not vary along B (a bias along A) is read directly:
+  // its lanes all read one element.
+  for (const Access &r : reads_) {
+    std::optional<size_t> inner = innermostRead(r.tensor, r.coords);
+    if (!inner || *inner == dimB_ ||
+        std::find(r.coords.begin(), r.coords.end(), coord(dimB_)) == r.coords.end())
+      continue;
+    if (std::none_of(candidates.begin(), candidates.end(),
+                     [&](const Access &c) { return sameAccess(c, r); }))
+      candidates.push_back(r);
+  }
+  for (const Access &c : candidates) {
+    const size_t inner = *innermostRead(c.tensor, c.coords);
+    if (!dimA_)
+      dimA_ = inner;
+    if (inner != *dimA_)
+      continue;
+    const int64_t bytes = kVectorTile * (kVectorTile + 1) * dtypeBytes(tensors_[c.tensor].storage);
+    if (tileBytes_ + bytes > kMaxTileBytes)
+      break;
+    tileBytes_ += bytes;
+    tiles_.push_back(c);
+  }
+  if (!dimA_) // nothing disagrees through plain reads: tile the next dim
+    for (auto it = order_.rbegin(); it != order_.rend() && !dimA_; ++it)
+      if (static_cast<size_t>(*it) != dimB_)
+        dimA_ = static_cast<size_t>(*it);
+}
+
+// The vector variant needs every stored output contiguous along A (through
+// a tile) or B (stored as vectors); reads contiguous along B become vector
+// loads, others stay scalar. Vectors are as wide as the widest of these
+// tensors allows in 16 bytes, at most 8 elements.
+void TransposeEmitter::chooseVectors() {
+  int widest = 1;
+  for (const Access &t : tiles_)
+    widest = std::max(widest, dtypeBytes(tensors_[t.tensor].storage));
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (!tensors_[t].written || outputTile(t))
+      continue;
+    if (innermostRead(t, outputCoords(t)) != dimB_)
+      return;
+    widest = std::max(widest, dtypeBytes(tensors_[t].storage));
+  }
+  for (const Access &r : reads_) {
+    if (innermostRead(r.tensor, r.coords) != dimB_ ||
+        std::any_of(tiles_.begin(), tiles_.end(),
+                    [&](const Access &k) { return sameAccess(k, r); }))
+      continue;
+    if (std::none_of(vectorReads_.begin(), vectorReads_.end(),
+                     [&](const Access &k) { return sameAccess(k, r); }))
+      vectorReads_.push_back(r);
+    widest = std::max(widest, dtypeBytes(tensors_[r.tensor].storage));
+  }
+  vector_ = std::min(8, kMaxVectorBytes / widest);
+  if (vector_ < 2)
+    vector_ = 0;
+}
+
+// The statements computing one element's stored values at the coordinates
+// c<d> into o<t><element> (one per written tensor), the values' reads of
+// input tiles at `tileAt` ("[bL][aL]").
+std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::string &element,
+                                       const std::string &pad) {
+  tileAt_ = tileAt;
+  ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
+                       [&](const Extent &x) { return kernelExtentCode(x, sf_.fusion->symbols()); },
+                       "I", false);
+  std::vector<std::string> values;
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (!tensors_[t].written)
+      continue;
+    const Value &v = *tensors_[t].value;
+    const Op *op = v.definingOp();
+    values.push_back("o" + std::to_string(t) + element + " = " +
+                     storedExpression(emitter, v, tensors_[t].storage,
+                                      op && seg_.segment.contains(*op), coordNames()) +
+                     ";");
+  }
+  std::string s = emitter.body(static_cast<int>(pad.size()));
+  for (const std::string &value : values)
+    s += pad + value + "\n";
+  return s;
+}
+
+std::string TransposeEmitter::argsStruct(const std::string &prefix) const {
+  const size_t nt = std::max<size_t>(tensors_.size(), 1);
+  const size_t ns = std::max<size_t>(sf_.fusion->symbols().size(), 1);
+  const std::string R = std::to_string(kMaxRank);
+  std::string s = "typedef struct {\n";
+  s += "  void *ptr[" + std::to_string(nt) + "];\n";
+  s += "  long long st[" + std::to_string(nt) + "][" + R + "];\n";
+  s += "  long long size[" + R + "];\n";
+  s += "  long long numel, batch;\n";
+  s += "  long long sym[" + std::to_string(ns) + "];\n";
+  // Magic numbers for 32-bit division by the tile counts and batch
+  // extents (i32 variants), so a block finds its tile in a few multiplies.
+  s += "  unsigned ta_mul, ta_shift, tb_mul, tb_shift;\n";
+  s += "  unsigned d_mul[" + R + "], d_shift[" + R + "];\n";
+  for (size_t k = 0; k < scalars_.size(); ++k)
+    s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  if (segmentChecksIndices(seg_.segment))
+    s += indexFlagMember();
+  s += "} " + prefix + base_ + "_args;\n";
+  return s;
+}
+
+std::string TransposeEmitter::scalarName(bool wide) const {
+  return base_ + "_tile" + std::to_string(kScalarTile) + (wide ? "_i64" : "_i32");
+}
+
+std::string TransposeEmitter::vectorTileName() const {
+  const std::string TA = std::to_string(vectorTileA_), TB = std::to_string(vectorTileB_);
+  return "tile" + (TA == TB ? TA : TA + "x" + TB) + "v" + std::to_string(vector_);
+}
+
+std::string TransposeEmitter::vectorName(bool wide) const {
+  return base_ + "_" + vectorTileName() + (wide ? "_i64" : "_i32");
+}
+
+std::string TransposeEmitter::kernelHead(const std::string &name, int tileA, int tileB,
+                                         bool wide) const {
+  const std::string TA = std::to_string(tileA), TB = std::to_string(tileB);
+  const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_);
+  std::string s =
+      "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
+      (name == vectorName(wide) && vector_ == 8 ? ", " + std::to_string(kMinBlocksV8) : "") + ") " +
+      name + "(const " + base_ + "_args a) {\n";
+  s += std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
+  for (size_t k = 0; k < tiles_.size(); ++k)
+    if (packed(k))
+      s += "  __shared__ __align__(16) unsigned " + tileName(k) + "[" + TA + "][" + TB +
+           " / 2];  // " + tensors_[tiles_[k].tensor].what + ", pairs along B (swizzled)\n";
+    else
+      s += "  __shared__ " + cudaStorageType(tensors_[tiles_[k].tensor].storage) + " " +
+           tileName(k) + "[" + TB + "][" + TA + " + 1];  // " + tensors_[tiles_[k].tensor].what +
+           "\n";
+  s += "  const I eA = (I)a.size[" + A + "], eB = (I)a.size[" + B + "];\n";
+  s += "  const I tilesA = (eA + " + TA + " - 1) / " + TA + ", tilesB = (eB + " + TB + " - 1) / " +
+       TB + ";\n";
+  s += "  const I tiles = tilesA * tilesB * (I)a.batch;\n";
+  s += "  for (I tile = (I)blockIdx.x; tile < tiles; tile += (I)gridDim.x) {\n";
+  s += "    I rem = tile, q;\n";
+  // rem's quotient by `extent` into q, `c` its remainder, then rem = q;
+  // i32 variants divide by the magic numbers `mul` and `shift`.
+  auto divide = [&](const std::string &c, const std::string &extent, const std::string &mul,
+                    const std::string &shift) {
+    std::string d =
+        wide ? "    q = rem / " + extent + ";\n"
+             : "    q = (I)fuserc_udiv32((unsigned)rem, a." + mul + ", a." + shift + ");\n";
+    return d + "    const I " + c + " = rem - q * " + extent + ";\n    rem = q;\n";
+  };
+  s += divide("tb", "tilesB", "tb_mul", "tb_shift");
+  s += divide("ta", "tilesA", "ta_mul", "ta_shift");
+  std::vector<size_t> batch;
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+    if (static_cast<size_t>(*it) != *dimA_ && static_cast<size_t>(*it) != dimB_)
+      batch.push_back(static_cast<size_t>(*it));
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const std::string ds = std::to_string(batch[k]);
+    if (k + 1 == batch.size()) // the outermost: rem is below its extent
+      s += "    const I c" + ds + " = rem;\n";
+    else
+      s += divide("c" + ds, "(I)a.size[" + ds + "]", "d_mul[" + ds + "]", "d_shift[" + ds + "]");
+  }
+  return s;
+}
+
+std::string TransposeEmitter::hostLaunch() const {
+  auto sym = [](const std::string &s) { return "sym_" + s; };
+  const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_);
+  std::string s = "{\n";
+  s += "  FUSERC_NAME_" + base_ + "_args a;\n";
+  s += "  long long tiles, tile_a, tile_b;\n";
+  s += "  int wide, vec = 0;\n";
+  s += "  memset(&a, 0, sizeof a);\n";
+  if (segmentChecksIndices(seg_.segment))
+    s += indexFlagHostCode();
+  s += hostSymbolAndScalarArguments(sf_.fusion->symbols(), scalars_);
+  s += "  a.numel = 1;\n  a.batch = 1;\n";
+  for (size_t d = 0; d < rank_; ++d) {
+    const std::string ds = std::to_string(d);
+    s += "  a.size[" + ds + "] = " + extentToCode(reference_->shape()[d], sym) + ";\n";
+    s += "  a.numel *= a.size[" + ds + "];\n";
+    if (d != *dimA_ && d != dimB_)
+      s += "  a.batch *= a.size[" + ds + "];\n";
+  }
+  for (size_t t = 0; t < tensors_.size(); ++t)
+    s += hostTensorArguments(t, tensors_[t]);
+  s += "  if (a.numel > 0) {\n";
+  if (vector_)
+    s += "    vec = " + vectorCondition() + ";\n";
+  s += "    tile_a = vec ? " + std::to_string(vectorTileA_) + " : " + std::to_string(kScalarTile) +
+       ";\n";
+  s += "    tile_b = vec ? " + std::to_string(vectorTileB_) + " : " + std::to_string(kScalarTile) +
+       ";\n";
+  s += "    tiles = ((a.size[" + A + "] + tile_a - 1) / tile_a) * ((a.size[" + B +
+       "] + tile_b - 1) / tile_b) * a.batch;\n";
+  s += "    wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
+       std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
+  s += "    fuserc_pw_magic((a.size[" + A + "] + tile_a - 1) / tile_a, &a.ta_mul, &a.ta_shift);\n";
+  s += "    fuserc_pw_magic((a.size[" + B + "] + tile_b - 1) / tile_b, &a.tb_mul, &a.tb_shift);\n";
+  for (size_t d = 0; d < rank_; ++d)
+    if (d != *dimA_ && d != dimB_)
+      s += "    fuserc_pw_magic(a.size[" + std::to_string(d) + "], &a.d_mul[" + std::to_string(d) +
+           "], &a.d_shift[" + std::to_string(d) + "]);\n";
+  const std::string scalar =
+      "(wide ? \"" + scalarName(true) + "\" : \"" + scalarName(false) + "\")";
+  const std::string kernel = vector_ ? "vec ? (wide ? \"" + vectorName(true) + "\" : \"" +
+                                           vectorName(false) + "\") : " + scalar
+                                     : scalar;
+  s += "    st = FUSERC_NAME_launch_kernel(" + kernel +
+       ", tiles < 1048576 ? (unsigned)tiles : 1048576u, 1, 1, " + std::to_string(kBlock) +
+       ", 0, &a, stream);\n";
+  s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
+  s += "  }\n}\n";
+  return s;
+}
+
+void TransposeEmitter::fillPlan(KernelPlan &plan) const {
+  plan.name = base_;
+  plan.scheduler = "transpose";
+  plan.segment = static_cast<int>(seg_.id);
+  for (const Op *op : seg_.segment.ops())
+    plan.ops.push_back(analysis_.name(*op->result()));
+  std::string staged, vectors;
+  for (const Access &tile : tiles_)
+    staged += (staged.empty() ? "" : ", ") + tensors_[tile.tensor].what;
+  for (const Access &r : vectorReads_)
+    vectors += (vectors.empty() ? "" : ", ") + tensors_[r.tensor].what;
+  const std::string V = std::to_string(vector_);
+  plan.parameters = {{"block", std::to_string(kBlock)},
+                     {"reference", analysis_.name(*reference_)},
+                     {"tile_dims", "A = dim " + std::to_string(*dimA_) + ", B = dim " +
+                                       std::to_string(dimB_) + " of the reference"},
+                     {"through_shared_memory", staged.empty() ? "none" : staged},
+                     {"vector", vector_ ? V + " elements" : "none"},
+                     {"vector_reads_along_B", vectors.empty() ? "none" : vectors}};
+  const std::string S = std::to_string(kScalarTile), TA = std::to_string(vectorTileA_),
+                    TB = std::to_string(vectorTileB_);
+  for (bool wide : {false, true})
+    plan.variants.push_back({scalarName(wide), "tiles of " + S + " x " + S +
+                                                   ", one element per access, " +
+                                                   (wide ? "64" : "32") + "-bit indices"});
+  for (bool wide : {false, true})
+    if (vector_)
+      plan.variants.push_back({vectorName(wide), "tiles of " + TA + " (A) x " + TB +
+                                                     " (B), vectors of " + V +
+                                                     " elements along A and B, " +
+                                                     (wide ? "64" : "32") + "-bit indices"});
+  plan.selection =
+      (vector_ ? vectorTileName() + " when A and B are multiples of " + V +
+                     ", every tiled or vector tensor has stride 1 along its contiguous dim, "
+                     "other strides multiples of " +
+                     V + " and an aligned pointer; else tile" + S + ". "
+               : "tile" + S + " always. ") +
+      "i32 when every index and offset is below 2^31, else i64.";
+  plan.launchGeometry = "block " + std::to_string(kBlock) +
+                        "; grid min(tiles, 1048576), tiles = ceil(A / T) x ceil(B / T) x the "
+                        "other dims, with a grid-stride loop";
+  plan.bytesMoved = kernelBytesMoved(tensors_);
+  plan.argsStruct = argsStruct("FUSERC_NAME_");
+  plan.hostLaunch = hostLaunch();
+}
+
+} // namespace transpose
+
+EmittedKernel emitTransposeKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
+                                  const WorkspaceOffsets &workspace) {
+  return transpose::TransposeEmitter(segmented, segment, workspace).run();
+}
+
+} // namespace fuserc

@@ -1,0 +1,219 @@
+// The fuserc driver (see Compiler.h).
+#include "driver/Compiler.h"
+
+#include "driver/ExitCodes.h"
+#include "driver/OutputFiles.h"
+#include "driver/Pipeline.h"
+#include "frontend/Frontend.h"
+#include "packaging/CompileCache.h"
+#include "packaging/HeaderWriter.h"
+#include "packaging/Packager.h"
+#include "schedulers/PluginLoader.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <map>
+#include <variant>
+
+namespace fuserc {
+namespace {
+
+bool writeDumps(const std::vector<Dump> &dumps, const CompileOptions &options) {
+  if (!options.dumpDir) {
+    for (const Dump &d : dumps)
+      llvm::errs() << "// ---- dump: " << d.stage << " ----\n" << d.text;
+    return true;
+  }
+  if (dumps.empty())
+    return true;
+  if (std::error_code ec = llvm::sys::fs::create_directories(*options.dumpDir)) {
+    llvm::errs() << "fuserc: error: cannot create '" << *options.dumpDir << "': " << ec.message()
+                 << "\n";
+    return false;
+  }
+  std::map<std::string, std::string> files;
+  for (const Dump &d : dumps) {
+    char prefix[8];
+    std::snprintf(prefix, sizeof prefix, "%02d-", stageNumber(d.stage));
+    files[prefix + d.stage + "." + d.extension] = d.text;
+  }
+  std::string error;
+  if (!writeFilesAtomically(*options.dumpDir, files, error)) {
+    llvm::errs() << "fuserc: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::string allSymbols(const Module &module) {
+  std::string s;
+  for (const auto &f : module.fusions)
+    for (const std::string &sym : f->symbols())
+      s += (s.empty() ? "" : ", ") + sym;
+  return s.empty() ? "none" : s;
+}
+
+// The built-in schedulers, those of the plugins, and the `--schedulers`
+// selection. A plugin that cannot be used stops the run: exit 3 when it was
+// built for another plugin ABI (a toolchain mismatch: rebuild it), exit 2
+// for everything else the command line asked for (no such file, not a
+// shared library, not a fuserc plugin, a scheduler name already taken).
+struct Schedulers {
+  SchedulerRegistry registry;
+  std::vector<const Scheduler *> selected;
+};
+
+int loadSchedulers(const CompileOptions &options, Schedulers &s) {
+  registerBuiltinSchedulers(s.registry);
+  for (const std::string &path : options.plugins) {
+    if (std::optional<PluginError> e = loadSchedulerPlugin(path, s.registry)) {
+      llvm::errs() << "fuserc: error: --plugin: " << e->message << "\n";
+      return e->kind == PluginError::Kind::AbiMismatch ? kExitInternalError : kExitUsageError;
+    }
+  }
+  auto selected = s.registry.select(options.schedulers);
+  if (auto *message = std::get_if<std::string>(&selected)) {
+    llvm::errs() << "fuserc: error: --schedulers: " << *message << "\n";
+    return kExitUsageError;
+  }
+  s.selected = std::get<std::vector<const Scheduler *>>(selected);
+  if (options.verbose) {
+    llvm::errs() << "fuserc: schedulers, in priority order:";
+    for (const Scheduler *scheduler : s.selected)
+      llvm::errs() << " " << scheduler->name() << " (" << s.registry.origin(scheduler->name())
+                   << ")";
+    llvm::errs() << "\n";
+  }
+  return kExitSuccess;
+}
+
+// The base name of the outputs: --name, or the first input's stem.
+std::string outputName(const CompileOptions &options) {
+  if (!options.name.empty())
+    return options.name;
+  return std::string(llvm::sys::path::stem(options.inputs.front()));
+}
+
+// Compiles and packages the module, then writes every output file or none.
+int writeOutputs(const PipelineResult &result, const Module &module,
+                 const CompileOptions &options) {
+  const std::string name = outputName(options);
+  if (!isCIdentifier(name)) {
+    llvm::errs() << "fuserc: error: the outputs' base name '" << name
+                 << "' (the first input's stem) is not a C identifier; choose one with --name\n";
+    return kExitUsageError;
+  }
+  PackageOptions packaging;
+  packaging.archs = options.archs;
+  packaging.emit = options.emit;
+  packaging.jobs = options.jobs;
+  if (!options.noCache)
+    packaging.cacheDir = options.cacheDir ? *options.cacheDir : defaultCacheDir();
+  PackageResult package =
+      packageModule(name, module, result.segmentations, result.code, result.cudaSource, packaging);
+  if (options.verbose)
+    for (const std::string &line : package.log)
+      llvm::errs() << "fuserc: " << line << "\n";
+  if (!package.ok) {
+    llvm::errs() << "fuserc: internal error: " << package.error << "\n";
+    if (!package.failedSource.empty()) {
+      llvm::SmallString<256> path;
+      int fd = -1;
+      if (!llvm::sys::fs::createTemporaryFile("fuserc-" + name, "cu", fd, path)) {
+        llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+        os << package.failedSource;
+        llvm::errs() << "fuserc: note: the CUDA source is kept at " << path << "\n";
+      }
+    }
+    return kExitInternalError;
+  }
+  std::string error;
+  if (!writeFilesAtomically(*options.outputDir, package.files, error)) {
+    llvm::errs() << "fuserc: error: " << error << "\n";
+    return kExitInternalError;
+  }
+  if (options.depfile) {
+    std::string targets, deps;
+    for (const auto &[file, bytes] : package.files) {
+      llvm::SmallString<256> p(*options.outputDir);
+      llvm::sys::path::append(p, file);
+      targets += (targets.empty() ? "" : " ") + std::string(p);
+    }
+    for (const std::string &input : options.inputs)
+      deps += " " + input;
+    llvm::SmallString<256> dir(*options.depfile);
+    llvm::sys::path::remove_filename(dir);
+    std::map<std::string, std::string> depfile{
+        {std::string(llvm::sys::path::filename(*options.depfile)), targets + ":" + deps + "\n"}};
+    if (!writeFilesAtomically(dir.empty() ? "." : std::string(dir), depfile, error)) {
+      llvm::errs() << "fuserc: error: " << error << "\n";
+      return kExitInternalError;
+    }
+  }
+  return kExitSuccess;
+}
+
+void printErrorCount(const DiagnosticEngine &diag) {
+  llvm::errs() << diag.errorCount() << " error" << (diag.errorCount() == 1 ? "" : "s")
+               << " generated.\n";
+}
+
+} // namespace
+
+int runCompiler(const CompileOptions &options) {
+  // A run killed while committing its outputs left a journal: finish that
+  // commit first, whatever becomes of this run.
+  if (options.outputDir && llvm::sys::fs::is_directory(*options.outputDir))
+    for (const std::string &file : recoverInterruptedCommits(*options.outputDir))
+      if (options.verbose)
+        llvm::errs() << "fuserc: finished the interrupted commit of '" << file << "'\n";
+  Schedulers schedulers;
+  if (int code = loadSchedulers(options, schedulers); code != kExitSuccess)
+    return code;
+  DiagnosticEngine diag(llvm::errs());
+  Module module;
+  if (!loadFusionFiles(options.inputs, diag, module)) {
+    printErrorCount(diag);
+    return kExitInputError;
+  }
+  for (const auto &[sym, value] : options.shapes) {
+    bool known = false;
+    for (const auto &f : module.fusions) {
+      std::vector<std::string> syms = f->symbols();
+      known |= std::find(syms.begin(), syms.end(), sym) != syms.end();
+    }
+    if (!known) {
+      llvm::errs() << "fuserc: error: --shape: '" << sym
+                   << "' is not a symbolic extent of any fusion (symbols: " << allSymbols(module)
+                   << ")\n";
+      return kExitUsageError;
+    }
+  }
+  if (options.verbose)
+    llvm::errs() << "fuserc: loaded " << module.fusions.size() << " fusion(s) from "
+                 << options.inputs.size() << " file(s)\n";
+
+  PipelineResult result = runPipeline(module, options, schedulers.selected, diag);
+  if (result.status == PipelineResult::Status::InputError) {
+    printErrorCount(diag);
+    return kExitInputError;
+  }
+  if (result.status == PipelineResult::Status::Unsupported) {
+    llvm::errs() << "fuserc: error: cannot compile: " << result.message << "\n";
+    return kExitInternalError;
+  }
+  if (result.status == PipelineResult::Status::InternalError) {
+    llvm::errs() << "fuserc: internal error: " << result.message << "\n";
+    return kExitInternalError;
+  }
+  if (!writeDumps(result.dumps, options))
+    return kExitInternalError;
+  if (options.outputDir)
+    return writeOutputs(result, module, options);
+  return kExitSuccess;
+}
+
+} // namespace fuserc
