@@ -1,15 +1,11 @@
 // Fusion-level code generation (see FusionCodegen.h).
 #include "codegen/FusionCodegen.h"
 
-#include "codegen/ReductionLayout.h"
-#include "codegen/columns/ColumnReductionKernel.h"
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaPrelude.h"
 #include "codegen/core/IndexChecks.h"
-#include "codegen/pointwise/PointwiseKernel.h"
-#include "codegen/rows/RowReductionKernel.h"
-#include "codegen/transpose/TransposeKernel.h"
+#include "schedulers/KernelGenerator.h"
 
+#include <map>
 #include <optional>
 
 namespace fuserc {
@@ -52,54 +48,35 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
   const Extent scratchOffset = offset;
   std::optional<Extent> scratch;
 
-  bool pointwise = false, columns = false;
+  std::map<std::string, std::string> helpers; // by name: each defined once
   for (const ScheduledSegment &seg : segmented.segments) {
-    const std::string scheduler(seg.scheduler->name());
     if (!seg.scheduler->needsKernel())
       continue;
     const std::string where = "fusion '" + code.fusion + "', segment " + std::to_string(seg.id) +
                               " (" + segmentOps(segmented, seg) + ") is scheduled as '" +
-                              scheduler + "'";
+                              std::string(seg.scheduler->name()) + "'";
+    const KernelGenerator *generator = seg.scheduler->generator();
+    if (!generator || !seg.schedule)
+      throw CodegenError(where + ", and that scheduler has no kernel generator");
     EmittedKernel kernel;
-    if (scheduler == "pointwise") {
-      kernel = emitPointwiseKernel(segmented, seg, workspace);
-      pointwise = true;
-    } else if (scheduler == "transpose") {
-      try {
-        kernel = emitTransposeKernel(segmented, seg, workspace);
-      } catch (const CodegenError &e) {
-        throw CodegenError(where + ": " + e.what());
-      }
-      pointwise = true; // its host block uses the pointwise helpers
-    } else if (scheduler == "normalization" || scheduler == "reduction") {
-      try {
-        if (chooseReductionGenerator(segmented, seg) == ReductionGenerator::Column) {
-          kernel = emitColumnReductionKernel(segmented, seg, workspace, scratchOffset);
-          columns = true;
-        } else {
-          kernel = emitRowReductionKernel(segmented, seg, workspace);
-        }
-      } catch (const CodegenError &e) {
-        throw CodegenError(where + ": " + e.what());
-      }
-    } else {
-      throw CodegenError(
-          where + ", and fuserc does not generate '" + scheduler +
-          "' kernels yet (only pointwise, transpose, normalization and reduction ones)");
+    try {
+      kernel = generator->generate({segmented, seg, workspace, scratchOffset});
+    } catch (const CodegenError &e) {
+      throw CodegenError(where + ": " + e.what());
     }
+    kernel.plan.family = std::string(seg.schedule->family());
     if (!kernel.plan.scratchBytes.isConstant(0)) {
       const Extent bytes =
           Extent::ceilDiv(kernel.plan.scratchBytes, kWorkspaceAlignment) * kWorkspaceAlignment;
       scratch = scratch ? Extent::max(*scratch, bytes) : bytes;
     }
+    helpers.insert(kernel.hostHelpers.begin(), kernel.hostHelpers.end());
     code.cudaSource += kernel.source;
     code.kernels.push_back(std::move(kernel.plan));
   }
   code.workspaceBytes = scratch ? scratchOffset + *scratch : scratchOffset;
-  if (pointwise)
-    code.hostHelpers = pointwiseHostHelpers();
-  if (columns)
-    code.hostHelpers += columnReductionHostHelpers();
+  for (const auto &[name, definitions] : helpers)
+    code.hostHelpers += definitions;
   return code;
 }
 

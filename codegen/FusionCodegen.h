@@ -1,7 +1,8 @@
-// Code generation for a segmented fusion: lays out the workspace, asks the
-// code generator of each segment's scheduler for its kernel, and collects
-// the CUDA source and launch plans packaging needs. A segment whose
-// scheduler has no code generator yet is a CodegenError naming it.
+// Code generation for a segmented fusion: lays out the workspace, hands
+// each segment that needs a kernel to its scheduler's generator with the
+// schedule that scheduler made (the pipeline's schedule stage), and
+// collects the CUDA source and launch plans packaging needs. A segment
+// whose scheduler has no generator is a CodegenError naming it.
 #pragma once
 
 #include "schedulers/KernelPlan.h"

@@ -21,8 +21,9 @@ void printSchedule(const std::vector<FusionCode> &code, llvm::raw_ostream &os) {
       for (const std::string &op : k.ops)
         os << " " << op;
       os << "\n";
-      for (const auto &[key, value] : k.parameters)
-        os << "    " << key << ": " << value << "\n";
+      os << "    family: " << k.family << "\n";
+      for (const ScheduleField &p : k.parameters)
+        os << "    " << p.name << ": " << scheduleValueString(p.value) << "\n";
       os << "    variants:\n";
       for (const KernelVariant &v : k.variants)
         os << "      " << v.symbol << ": " << v.condition << "\n";

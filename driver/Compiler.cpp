@@ -1,6 +1,7 @@
 // The fuserc driver (see Compiler.h).
 #include "driver/Compiler.h"
 
+#include "codegen/BuiltinGenerators.h"
 #include "driver/ExitCodes.h"
 #include "driver/OutputFiles.h"
 #include "driver/Pipeline.h"
@@ -67,7 +68,7 @@ struct Schedulers {
 };
 
 int loadSchedulers(const CompileOptions &options, Schedulers &s) {
-  registerBuiltinSchedulers(s.registry);
+  registerBuiltinSchedulers(s.registry, builtinGenerators());
   for (const std::string &path : options.plugins) {
     if (std::optional<PluginError> e = loadSchedulerPlugin(path, s.registry)) {
       llvm::errs() << "fuserc: error: --plugin: " << e->message << "\n";

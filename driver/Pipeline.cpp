@@ -2,15 +2,16 @@
 // one step, followed by verification and its dump.
 #include "driver/Pipeline.h"
 
+#include "codegen/BuiltinGenerators.h"
 #include "codegen/FusionCodegen.h"
 #include "codegen/ScheduleDump.h"
-#include "codegen/core/CodegenError.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "passes/AliasAnalysis.h"
 #include "passes/Canonicalize.h"
 #include "passes/LayoutInference.h"
 #include "passes/SegmentsDump.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include <algorithm>
@@ -65,9 +66,12 @@ public:
       finishStage("segments", segmentsDumpNotes(result_.segmentations, options_.shapes));
 
     // Code generation, when its results are wanted (-o, or their dumps):
-    // each segment's scheduler picks parameters and emits its kernel.
+    // each segment's scheduler makes its schedule, once, and the
+    // scheduler's generator turns it into the kernel.
     if (!options_.outputDir && !wants("schedule") && !wants("cuda"))
       return std::move(result_);
+    for (SegmentedFusion &s : result_.segmentations)
+      makeSchedules(s);
     for (const SegmentedFusion &s : result_.segmentations) {
       try {
         result_.code.push_back(generateFusionCode(s));
@@ -156,7 +160,7 @@ PipelineResult runPipeline(Module &module, const CompileOptions &options, Diagno
   // Immutable once built; segmentations point at these schedulers.
   static const SchedulerRegistry builtins = [] {
     SchedulerRegistry registry;
-    registerBuiltinSchedulers(registry);
+    registerBuiltinSchedulers(registry, builtinGenerators());
     return registry;
   }();
   std::vector<const Scheduler *> schedulers = builtins.all();

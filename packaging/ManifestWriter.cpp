@@ -178,10 +178,25 @@ Json variantResources(const std::string &symbol, const ManifestContents &c) {
   return out;
 }
 
+// A schedule parameter with its type: a number, a flag, text, or an array
+// of numbers.
+Json parameterJson(const ScheduleValue &value) {
+  if (const auto *n = std::get_if<int64_t>(&value))
+    return Json(*n);
+  if (const auto *b = std::get_if<bool>(&value))
+    return Json(*b);
+  if (const auto *s = std::get_if<std::string>(&value))
+    return Json(*s);
+  Json numbers = Json::array();
+  for (int64_t n : std::get<std::vector<int64_t>>(value))
+    numbers.push(n);
+  return numbers;
+}
+
 Json kernelJson(const KernelPlan &k, const ManifestContents &c) {
   Json parameters = Json::object();
-  for (const auto &[key, value] : k.parameters)
-    parameters.set(key, value);
+  for (const ScheduleField &p : k.parameters)
+    parameters.set(p.name, parameterJson(p.value));
   Json variants = Json::array();
   for (const KernelVariant &v : k.variants)
     variants.push(Json::object()
@@ -192,6 +207,7 @@ Json kernelJson(const KernelPlan &k, const ManifestContents &c) {
       .set("name", k.name)
       .set("segment", k.segment)
       .set("scheduler", k.scheduler)
+      .set("family", k.family)
       .set("ops", Json::strings(k.ops))
       .set("parameters", parameters)
       .set("variants", variants)

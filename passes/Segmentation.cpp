@@ -88,7 +88,7 @@ public:
 
     Segment whole = Segment::wholeFusion(analysis_);
     if (const Scheduler *s = firstAccepting(whole, options_.schedulers)) {
-      result_.segments.push_back({0, std::move(whole), s});
+      result_.segments.push_back({0, std::move(whole), s, nullptr});
       return std::move(result_);
     }
     result_.wholeFusion = rejections(whole, options_.schedulers);
@@ -230,7 +230,8 @@ private:
       size_t g = ready.top();
       ready.pop();
       segmentOfGroup_[g] = result_.segments.size();
-      result_.segments.push_back({result_.segments.size(), graph_.segment(g), schedulerOf_[g]});
+      result_.segments.push_back(
+          {result_.segments.size(), graph_.segment(g), schedulerOf_[g], nullptr});
       for (size_t s : graph_.successors(g))
         if (--indegree[s] == 0)
           ready.push(s);

@@ -14,6 +14,11 @@ public:
     return "no kernel: outputs are views of inputs (base, offset, strides)";
   }
   bool needsKernel() const override { return false; }
+  std::unique_ptr<const Schedule> schedule(const SegmentedFusion &,
+                                           const ScheduledSegment &) const override {
+    return nullptr;
+  }
+  const KernelGenerator *generator() const override { return nullptr; }
 
   Verdict canSchedule(const Segment &segment) const override {
     const FusionAnalysis &a = segment.analysis();

@@ -1,6 +1,7 @@
 // Factories of the built-in schedulers, one per file (AliasScheduler.cpp,
-// ...). Only the registry calls them; everything else finds schedulers by
-// name in a SchedulerRegistry.
+// ...), each given the generator of its kernels (null: its segments cannot
+// be compiled). Only the registry calls them; everything else finds
+// schedulers by name in a SchedulerRegistry.
 #pragma once
 
 #include "schedulers/Scheduler.h"
@@ -10,9 +11,9 @@
 namespace fuserc {
 
 std::unique_ptr<Scheduler> makeAliasScheduler();
-std::unique_ptr<Scheduler> makeNormalizationScheduler();
-std::unique_ptr<Scheduler> makeReductionScheduler();
-std::unique_ptr<Scheduler> makeTransposeScheduler();
-std::unique_ptr<Scheduler> makePointwiseScheduler();
+std::unique_ptr<Scheduler> makeNormalizationScheduler(const KernelGenerator *generator);
+std::unique_ptr<Scheduler> makeReductionScheduler(const KernelGenerator *generator);
+std::unique_ptr<Scheduler> makeTransposeScheduler(const KernelGenerator *generator);
+std::unique_ptr<Scheduler> makePointwiseScheduler(const KernelGenerator *generator);
 
 } // namespace fuserc

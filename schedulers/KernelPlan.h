@@ -38,6 +38,9 @@
 #pragma once
 
 #include "ir/Extent.h"
+#include "schedulers/Schedule.h"
+
+#include <map>
 
 #include <string>
 #include <vector>
@@ -52,9 +55,12 @@ struct KernelVariant {
 struct KernelPlan {
   std::string name;      // "<fusion>_k<segment>"
   std::string scheduler; // "pointwise", ...
+  std::string family;    // its schedule's family (Schedule::family): "rows", ...
   int segment = 0;
   std::vector<std::string> ops; // the segment's ops, as printed names
-  std::vector<std::pair<std::string, std::string>> parameters; // scheduler parameters
+  // The schedule's fields, then what the generator derived from them
+  // (vector widths, tiles, ...), typed.
+  std::vector<ScheduleField> parameters;
   std::vector<KernelVariant> variants;
   std::string selection;      // the variant selection rule, in words
   std::string launchGeometry; // grid/block formula, in words
@@ -77,6 +83,9 @@ struct IndexCheck {
 struct EmittedKernel {
   KernelPlan plan;
   std::string source; // CUDA: argument struct and __global__ functions
+  // C definitions its host block calls, by name: each name is defined once
+  // per fusion (FusionCode::hostHelpers), in name order.
+  std::map<std::string, std::string> hostHelpers;
 };
 
 struct FusionCode {

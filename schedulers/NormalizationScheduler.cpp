@@ -5,6 +5,7 @@
 // (softmax's max, then its sum). Every op works over the rows' domain or a
 // shape that broadcasts into it, or over the reduced values.
 #include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
 #include "schedulers/SchedulerChecks.h"
 
@@ -20,6 +21,8 @@ constexpr size_t kMaxReductionStages = 6;
 
 class NormalizationScheduler final : public Scheduler {
 public:
+  explicit NormalizationScheduler(const KernelGenerator *generator) : generator_(generator) {}
+
   std::string_view name() const override { return "normalization"; }
   std::string_view description() const override {
     return "persistent: each row is reduced and the result used again over the same row";
@@ -63,12 +66,21 @@ public:
                                shapeString(rows.domain) + " nor reduced");
     return Verdict::accept();
   }
+
+  std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,
+                                           const ScheduledSegment &segment) const override {
+    return std::make_unique<ReductionSchedule>(fusion, segment, /*normalization=*/true);
+  }
+  const KernelGenerator *generator() const override { return generator_; }
+
+private:
+  const KernelGenerator *generator_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> makeNormalizationScheduler() {
-  return std::make_unique<NormalizationScheduler>();
+std::unique_ptr<Scheduler> makeNormalizationScheduler(const KernelGenerator *generator) {
+  return std::make_unique<NormalizationScheduler>(generator);
 }
 
 } // namespace fuserc

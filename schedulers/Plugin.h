@@ -30,7 +30,7 @@
 
 #include "schedulers/SchedulerRegistry.h"
 
-#define FUSERC_PLUGIN_ABI_VERSION 1
+#define FUSERC_PLUGIN_ABI_VERSION 2
 #define FUSERC_PLUGIN_EXPORT __attribute__((visibility("default")))
 
 extern "C" {

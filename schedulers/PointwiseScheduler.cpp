@@ -3,6 +3,7 @@
 // casts, broadcasts, resizes, indexing reads, scatter and creation ops are
 // all indexed consumer-first from the output's loops.
 #include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/BuiltinSchedules.h"
 #include "schedulers/SchedulerChecks.h"
 
 namespace fuserc {
@@ -10,6 +11,8 @@ namespace {
 
 class PointwiseScheduler final : public Scheduler {
 public:
+  explicit PointwiseScheduler(const KernelGenerator *generator) : generator_(generator) {}
+
   std::string_view name() const override { return "pointwise"; }
   std::string_view description() const override {
     return "one thread per output element; any ops but reductions, one iteration space";
@@ -26,12 +29,21 @@ public:
       return Verdict::reject(*reason);
     return Verdict::accept();
   }
+
+  std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,
+                                           const ScheduledSegment &segment) const override {
+    return std::make_unique<IterationSchedule>("pointwise", fusion, segment);
+  }
+  const KernelGenerator *generator() const override { return generator_; }
+
+private:
+  const KernelGenerator *generator_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> makePointwiseScheduler() {
-  return std::make_unique<PointwiseScheduler>();
+std::unique_ptr<Scheduler> makePointwiseScheduler(const KernelGenerator *generator) {
+  return std::make_unique<PointwiseScheduler>(generator);
 }
 
 } // namespace fuserc

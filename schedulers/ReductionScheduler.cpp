@@ -4,6 +4,7 @@
 // domain that reads a reduction result is a normalization, and one that
 // does not is a separate pointwise kernel.
 #include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
 #include "schedulers/SchedulerChecks.h"
 
@@ -12,6 +13,8 @@ namespace {
 
 class ReductionScheduler final : public Scheduler {
 public:
+  explicit ReductionScheduler(const KernelGenerator *generator) : generator_(generator) {}
+
   std::string_view name() const override { return "reduction"; }
   std::string_view description() const override {
     return "reductions over one set of axes with their prologue and epilogue; reduced outputs";
@@ -45,12 +48,21 @@ public:
                                " is not reduced; a reduction kernel writes only reduced outputs");
     return Verdict::accept();
   }
+
+  std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,
+                                           const ScheduledSegment &segment) const override {
+    return std::make_unique<ReductionSchedule>(fusion, segment, /*normalization=*/false);
+  }
+  const KernelGenerator *generator() const override { return generator_; }
+
+private:
+  const KernelGenerator *generator_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> makeReductionScheduler() {
-  return std::make_unique<ReductionScheduler>();
+std::unique_ptr<Scheduler> makeReductionScheduler(const KernelGenerator *generator) {
+  return std::make_unique<ReductionScheduler>(generator);
 }
 
 } // namespace fuserc

@@ -6,21 +6,29 @@
 // "'t19' (sum) is a reduction". Dumps print it after the scheduler's name
 // ("pointwise: 't19' (sum) is a reduction"), so it does not repeat it.
 //
-// Parameter selection and kernel emission arrive with the code generator;
-// until a scheduler implements them, emitsKernels() is false and fuserc
-// says, for each segment it claimed, that the segment cannot be compiled yet.
+// A scheduler that claims segments also decides, once per segment after
+// segmentation, its parameters: a typed Schedule (Schedule.h), which its
+// kernel generator (KernelGenerator.h) turns into the kernel. Nothing else
+// re-derives those decisions, and nothing dispatches on a scheduler's name.
 //
 // Plugins derive from Scheduler too (schedulers/Plugin.h): keep this class
 // binary-compatible within one FUSERC_PLUGIN_ABI_VERSION.
 #pragma once
 
+#include "schedulers/Schedule.h"
 #include "schedulers/Segment.h"
+
+#include <memory>
 
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace fuserc {
+
+class KernelGenerator;
+struct ScheduledSegment;
+struct SegmentedFusion;
 
 // Accept, or reject with a reason.
 class Verdict {
@@ -56,10 +64,16 @@ public:
 
   // False for schedulers whose segments need no kernel (views).
   virtual bool needsKernel() const { return true; }
-  // The hook of the code generator: whether this scheduler can select
-  // parameters and emit CUDA C++ for the segments it accepts. No scheduler
-  // can yet; segments they claim are reported as not compilable.
-  virtual bool emitsKernels() const { return false; }
+
+  // The parameters of a kernel for `segment` of `fusion`, a segment this
+  // scheduler accepted; called once, after segmentation, only when
+  // needsKernel(). A pure function of its arguments.
+  virtual std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,
+                                                   const ScheduledSegment &segment) const = 0;
+  // The generator of this scheduler's kernels; it receives the schedules
+  // schedule() makes. Null when needsKernel() is false, or for a scheduler
+  // that can claim segments but not compile them (fuserc then says so).
+  virtual const KernelGenerator *generator() const = 0;
 };
 
 } // namespace fuserc

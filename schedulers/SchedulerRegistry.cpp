@@ -67,12 +67,12 @@ SchedulerRegistry::select(const std::vector<std::string> &names) const {
   return selected;
 }
 
-void registerBuiltinSchedulers(SchedulerRegistry &registry) {
+void registerBuiltinSchedulers(SchedulerRegistry &registry, const BuiltinGenerators &generators) {
   registry.add(makeAliasScheduler());
-  registry.add(makeNormalizationScheduler());
-  registry.add(makeReductionScheduler());
-  registry.add(makeTransposeScheduler());
-  registry.add(makePointwiseScheduler());
+  registry.add(makeNormalizationScheduler(generators.reduction));
+  registry.add(makeReductionScheduler(generators.reduction));
+  registry.add(makeTransposeScheduler(generators.transpose));
+  registry.add(makePointwiseScheduler(generators.pointwise));
 }
 
 } // namespace fuserc

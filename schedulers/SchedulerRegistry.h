@@ -66,8 +66,19 @@ private:
   std::vector<std::string> errors_;
 };
 
+// The generators of the built-in schedulers' kernels (codegen's
+// builtinGenerators() makes them). A null one leaves its schedulers able
+// to claim segments but not to compile them, which tests of segmentation
+// alone use.
+struct BuiltinGenerators {
+  const KernelGenerator *pointwise = nullptr;
+  const KernelGenerator *transpose = nullptr;
+  const KernelGenerator *reduction = nullptr; // normalization and reduction segments
+};
+
 // Registers alias, normalization, reduction, transpose and pointwise, in
-// that order.
-void registerBuiltinSchedulers(SchedulerRegistry &registry);
+// that order, each with its generator.
+void registerBuiltinSchedulers(SchedulerRegistry &registry,
+                               const BuiltinGenerators &generators = {});
 
 } // namespace fuserc

@@ -26,6 +26,10 @@ struct ScheduledSegment {
   size_t id;
   Segment segment;
   const Scheduler *scheduler;
+  // The scheduler's decisions for this segment (Scheduler::schedule), made
+  // by the pipeline's schedule stage; null before it, and for segments that
+  // need no kernel.
+  std::shared_ptr<const Schedule> schedule;
 };
 
 // A tensor one segment produces and others read.
@@ -64,5 +68,9 @@ struct SegmentedFusion {
   std::vector<SegmentBoundary> boundaries;
   Extent workspaceBytes; // sum of the workspace tensors' bytes
 };
+
+// The schedule stage: each segment that needs a kernel gets its
+// scheduler's schedule (Scheduler::schedule), once.
+void makeSchedules(SegmentedFusion &fusion);
 
 } // namespace fuserc

@@ -3,6 +3,7 @@
 // layouts layout inference chose). Its kernel stages tiles through shared
 // memory so that both the reads and the writes are coalesced.
 #include "schedulers/BuiltinSchedulers.h"
+#include "schedulers/BuiltinSchedules.h"
 #include "schedulers/SchedulerChecks.h"
 
 namespace fuserc {
@@ -10,6 +11,8 @@ namespace {
 
 class TransposeScheduler final : public Scheduler {
 public:
+  explicit TransposeScheduler(const KernelGenerator *generator) : generator_(generator) {}
+
   std::string_view name() const override { return "transpose"; }
   std::string_view description() const override {
     return "tiled through shared memory; inputs and outputs disagree on the innermost dimension";
@@ -53,12 +56,21 @@ public:
                            std::to_string(referenceDim->dim) + " of " + a.quoted(*reference) +
                            "); there is nothing to transpose");
   }
+
+  std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,
+                                           const ScheduledSegment &segment) const override {
+    return std::make_unique<IterationSchedule>("transpose", fusion, segment);
+  }
+  const KernelGenerator *generator() const override { return generator_; }
+
+private:
+  const KernelGenerator *generator_;
 };
 
 } // namespace
 
-std::unique_ptr<Scheduler> makeTransposeScheduler() {
-  return std::make_unique<TransposeScheduler>();
+std::unique_ptr<Scheduler> makeTransposeScheduler(const KernelGenerator *generator) {
+  return std::make_unique<TransposeScheduler>(generator);
 }
 
 } // namespace fuserc

@@ -5,12 +5,13 @@
 
 #include "codegen/columns/ColumnReductionPlan.h"
 #include "codegen/core/BlockReduce.h"
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
+#include "codegen/core/KernelContext.h"
 #include "codegen/core/ReductionValues.h"
 #include "codegen/core/ValueEmitter.h"
 #include "ir/DType.h"
 #include "ir/Printer.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
@@ -22,13 +23,12 @@ namespace {
 
 class ColumnReductionEmitter : public InputReader {
 public:
-  ColumnReductionEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                         const WorkspaceOffsets &workspace, const Extent &scratchOffset)
-      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
-    k_.fusion = &sf;
-    k_.segment = &seg;
-    k_.base = sf.fusion->name() + "_k" + std::to_string(seg.id);
-    k_.scratchOffset = scratchOffset;
+  ColumnReductionEmitter(const KernelContext &cx, const ReductionSchedule &schedule)
+      : cx_(cx), schedule_(schedule) {
+    k_.fusion = &cx.fusion;
+    k_.segment = &cx.segment;
+    k_.base = cx.base;
+    k_.scratchOffset = cx.scratchOffset;
   }
 
   EmittedKernel run() {
@@ -66,17 +66,16 @@ private:
   // ---- the columns, tensors and accumulators ----
 
   void findColumns() {
-    auto found = findReductionRows(seg_.segment, "a reduction kernel reduces one set of axes");
-    if (auto *reason = std::get_if<std::string>(&found))
-      throw CodegenError(*reason);
-    k_.rows = std::get<ReductionRows>(std::move(found));
+    if (schedule_.rows.reductions.empty())
+      throw CodegenError("segment " + std::to_string(cx_.segment.id) + " has no reduction");
+    k_.rows = schedule_.rows;
     if (k_.rows.domain.size() > static_cast<size_t>(kColumnMaxRank))
       throw CodegenError("rank " + std::to_string(k_.rows.domain.size()) +
                          " is above the supported " + std::to_string(kColumnMaxRank));
-    k_.grouping = groupReductionDims(analysis_, k_.rows);
+    k_.grouping = schedule_.grouping;
     if (k_.grouping.kind != ReductionGrouping::Kind::Outer) {
       const Op &first = *k_.rows.reductions.front();
-      throw CodegenError(analysis_.quoted(*first.result()) + " reduces axes " +
+      throw CodegenError(cx_.analysis.quoted(*first.result()) + " reduces axes " +
                          axesString(k_.rows.axes) + " of " + typeString(*first.operand(0)) +
                          ", whose kept and reduced dims interleave in memory order (layout " +
                          layoutString(k_.grouping.order) +
@@ -89,11 +88,12 @@ private:
   }
 
   void collectTensors() {
-    KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "column reduction");
+    KernelOperands operands =
+        collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "column reduction");
     k_.scalars = std::move(operands.scalars);
     for (KernelTensor &t : operands.tensors) {
       if (t.written && !k_.rows.isReducedShape(t.value->shape()))
-        throw CodegenError(analysis_.quoted(*t.value) + " " + typeString(*t.value) +
+        throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
                            " is not reduced; a column reduction kernel writes only reduced "
                            "outputs");
       k_.tensors.push_back(ColumnTensor{std::move(t), false});
@@ -105,11 +105,11 @@ private:
       const Op &op = *k_.rows.reductions[i];
       const DType acc = reductionAccumulator(op.result()->dtype());
       if (op.kind() == OpKind::Var) {
-        k_.partials.push_back({i, analysis_.name(*op.result()) + " (var) mean", acc});
-        k_.partials.push_back({i, analysis_.name(*op.result()) + " (var) m2", acc});
+        k_.partials.push_back({i, cx_.analysis.name(*op.result()) + " (var) mean", acc});
+        k_.partials.push_back({i, cx_.analysis.name(*op.result()) + " (var) m2", acc});
       } else {
         k_.partials.push_back(
-            {i, analysis_.name(*op.result()) + " (" + std::string(op.info().name) + ")", acc});
+            {i, cx_.analysis.name(*op.result()) + " (" + std::string(op.info().name) + ")", acc});
       }
     }
   }
@@ -125,7 +125,7 @@ private:
     while (!pending.empty()) {
       const Value *v = pending.back();
       pending.pop_back();
-      if (!seg_.segment.defines(*v) || !seen.insert(v).second)
+      if (!cx_.segment.segment.defines(*v) || !seen.insert(v).second)
         continue;
       prologue.push_back(v->definingOp());
       for (const Value *operand : v->definingOp()->operands())
@@ -151,7 +151,7 @@ private:
     for (size_t i = 0; i < k_.tensors.size(); ++i)
       if (k_.tensors[i].value == &v && !k_.tensors[i].written)
         return i;
-    throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+    throw CodegenError("internal: no kernel tensor for " + cx_.analysis.quoted(v));
   }
 
   size_t scalarIndex(const Value &v) const {
@@ -167,8 +167,9 @@ private:
   ValueEmitter newEmitter(bool lanes) {
     lanes_ = lanes;
     return ValueEmitter(
-        [&](const Value &v) { return !seg_.segment.defines(v) || isReductionResult(v); }, *this,
-        [&](const Extent &e) { return kernelExtentCode(e, sf_.fusion->symbols()); }, "I", lanes);
+        [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
+        *this, [&](const Extent &e) { return kernelExtentCode(e, cx_.fusion.fusion->symbols()); },
+        "I", lanes);
   }
 
   // ---- coordinates ----
@@ -248,7 +249,7 @@ private:
   std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords) {
     const Value &v = *k_.tensors[t].value;
     const Op *op = v.definingOp();
-    const bool fold = op && seg_.segment.contains(*op) && !isReductionResult(v);
+    const bool fold = op && cx_.segment.segment.contains(*op) && !isReductionResult(v);
     return storedExpression(emitter, v, k_.tensors[t].storage, fold, coords);
   }
 
@@ -281,7 +282,7 @@ private:
       registers_[op.result()] = reg;
       s += pad + "const " + cudaComputeType(result) + " " + reg + " = " +
            cudaConvert(value, k_.partials[j].acc, result) + ";  // " +
-           analysis_.name(*op.result()) + "\n";
+           cx_.analysis.name(*op.result()) + "\n";
     }
     ValueEmitter emitter = newEmitter(false);
     std::vector<std::string> stores;
@@ -308,8 +309,8 @@ private:
 
   std::string tileKernel(const ColumnVariant &v) {
     const std::string V = std::to_string(v.vector), W = std::to_string(v.width());
-    std::string s = "// segment " + std::to_string(seg_.id) + " (" +
-                    std::string(seg_.scheduler->name()) + "), variant " + v.suffix() + "\n";
+    std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
+                    std::string(cx_.segment.scheduler->name()) + "), variant " + v.suffix() + "\n";
     s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kColumnBlock) + ") " +
          columnKernelName(k_, v) + "(const " + k_.base + "_args a) {\n";
     s += "  typedef long long I;\n";
@@ -554,10 +555,8 @@ private:
     return s;
   }
 
-  const SegmentedFusion &sf_;
-  const ScheduledSegment &seg_;
-  const FusionAnalysis &analysis_;
-  const WorkspaceOffsets &workspace_;
+  const KernelContext &cx_;
+  const ReductionSchedule &schedule_;
   ColumnKernel k_;
   std::vector<size_t> kept_; // kept dims in memory order: outer, then inner
   bool lanes_ = false;       // reads come from per-lane registers (tile variants)
@@ -566,11 +565,10 @@ private:
 
 } // namespace
 
-EmittedKernel emitColumnReductionKernel(const SegmentedFusion &segmented,
-                                        const ScheduledSegment &segment,
-                                        const WorkspaceOffsets &workspace,
-                                        const Extent &scratchOffset) {
-  return ColumnReductionEmitter(segmented, segment, workspace, scratchOffset).run();
+EmittedKernel emitColumnReductionKernel(const KernelRequest &request,
+                                        const ReductionSchedule &schedule) {
+  const KernelContext cx(request);
+  return ColumnReductionEmitter(cx, schedule).run();
 }
 
 } // namespace fuserc

@@ -1,7 +1,7 @@
 // Code generation for "reduction" segments whose reduced dims are not
 // innermost in memory: outer and middle ("column") reductions. In memory
 // order the domain is [outer kept A][reduced R][inner kept K]
-// (ReductionLayout.h); a column is one (a, k) pair, A*K columns in all, each
+// (schedulers/ReductionGrouping.h); a column is one (a, k) pair, A*K columns in all, each
 // reducing R elements a row stride apart.
 //
 // Tile kernels: a block of 32 x 8 threads covers 32*V adjacent columns (V
@@ -33,10 +33,8 @@
 namespace fuserc {
 
 // `scratchOffset`: where the fusion's scratch area starts in the workspace.
-EmittedKernel emitColumnReductionKernel(const SegmentedFusion &segmented,
-                                        const ScheduledSegment &segment,
-                                        const WorkspaceOffsets &workspace,
-                                        const Extent &scratchOffset);
+EmittedKernel emitColumnReductionKernel(const KernelRequest &request,
+                                        const ReductionSchedule &schedule);
 
 // Host C code the column-reduction launch blocks call (defined once per
 // header).

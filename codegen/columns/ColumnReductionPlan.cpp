@@ -154,10 +154,6 @@ std::string hostLaunch(const ColumnKernel &k) {
   return s;
 }
 
-std::string dimsString(const std::vector<size_t> &dims) {
-  return layoutString(std::vector<int64_t>(dims.begin(), dims.end()));
-}
-
 } // namespace
 
 void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
@@ -174,18 +170,15 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
     accumulate += (accumulate.empty() ? "" : " ") +
                   std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
   }
-  plan.parameters = {{"reduced_axes", axesString(k.rows.axes)},
-                     {"outer_kept_dims", dimsString(k.grouping.outerKept)},
-                     {"reduced_dims", dimsString(k.grouping.reduced)},
-                     {"inner_kept_dims", dimsString(k.grouping.innerKept)},
-                     {"block", std::to_string(kColumnThreadsX) + "x" +
-                                   std::to_string(kColumnThreadsY) + " (columns x rows)"},
-                     {"rows_in_flight", std::to_string(kColumnUnroll)},
-                     {"max_vector", std::to_string(k.maxVector)},
-                     {"max_splits", std::to_string(kColumnMaxSplits)},
-                     {"reductions", reductions},
-                     {"accumulate", accumulate},
-                     {"scratch_bytes", k.scratchBytes().str()}};
+  plan.parameters = k.segment->schedule->fields();
+  plan.parameters.insert(plan.parameters.end(), {{"block_columns", int64_t{kColumnThreadsX}},
+                                                 {"block_rows", int64_t{kColumnThreadsY}},
+                                                 {"rows_in_flight", int64_t{kColumnUnroll}},
+                                                 {"max_vector", int64_t{k.maxVector}},
+                                                 {"max_splits", int64_t{kColumnMaxSplits}},
+                                                 {"reductions", reductions},
+                                                 {"accumulate", accumulate},
+                                                 {"scratch_bytes", k.scratchBytes().str()}});
   for (const ColumnVariant &v : k.variants()) {
     std::string what =
         v.general ? "one column per thread, every element addressed from its coordinates"

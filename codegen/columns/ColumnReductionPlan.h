@@ -6,9 +6,9 @@
 // KernelPlan.
 #pragma once
 
-#include "codegen/ReductionLayout.h"
 #include "codegen/core/KernelTensors.h"
 #include "schedulers/KernelPlan.h"
+#include "schedulers/ReductionGrouping.h"
 #include "schedulers/SchedulerChecks.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 // Row-reduction combine code (see BlockReduce.h).
 #include "codegen/core/BlockReduce.h"
 
-#include "codegen/core/CodegenError.h"
+#include "schedulers/KernelGenerator.h"
 
 namespace fuserc {
 

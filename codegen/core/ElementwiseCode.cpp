@@ -1,9 +1,9 @@
 // CUDA text of elementwise ops (see ElementwiseCode.h).
 #include "codegen/core/ElementwiseCode.h"
 
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "ir/Inference.h"
+#include "schedulers/KernelGenerator.h"
 
 #include <cctype>
 

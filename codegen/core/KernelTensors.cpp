@@ -1,7 +1,7 @@
 // Kernel operands and their host addresses (see KernelTensors.h).
 #include "codegen/core/KernelTensors.h"
 
-#include "codegen/core/CodegenError.h"
+#include "schedulers/KernelGenerator.h"
 
 #include <algorithm>
 
@@ -112,19 +112,11 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
   return OperandCollector(segmented, segment, workspace, kind).run();
 }
 
-const Value &iterationReference(const SegmentedFusion &segmented, const ScheduledSegment &segment) {
-  const Value *reference = nullptr;
-  for (const Value *v : segment.segment.writtenOutputs()) {
-    if (!reference)
-      reference = v;
-    if (v->shape() != reference->shape())
-      throw CodegenError("segment " + std::to_string(segment.id) + ": outputs " +
-                         segmented.analysis->quoted(*reference) + " and " +
-                         segmented.analysis->quoted(*v) + " have different shapes");
-  }
-  if (!reference)
+const Value &iterationReference(const IterationSchedule &schedule,
+                                const ScheduledSegment &segment) {
+  if (!schedule.reference)
     throw CodegenError("segment " + std::to_string(segment.id) + " stores nothing");
-  return *reference;
+  return *schedule.reference;
 }
 
 size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,

@@ -7,6 +7,8 @@
 
 #include "ir/DType.h"
 #include "ir/Extent.h"
+#include "schedulers/BuiltinSchedules.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/SegmentedFusion.h"
 
 #include <functional>
@@ -15,9 +17,6 @@
 #include <vector>
 
 namespace fuserc {
-
-// Where a tensor passed between segments lives in the workspace.
-using WorkspaceOffsets = std::map<const Value *, Extent>;
 
 struct KernelTensor {
   const Value *value = nullptr;
@@ -41,10 +40,9 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
                                      const ScheduledSegment &segment,
                                      const WorkspaceOffsets &workspace, const std::string &kind);
 
-// The written output a pointwise-like kernel's loops cover: the segment's
-// first, when every written output has its shape (else, or when nothing is
-// written, throws CodegenError).
-const Value &iterationReference(const SegmentedFusion &segmented, const ScheduledSegment &segment);
+// The written output a pointwise-like kernel's loops cover, as its
+// schedule names it; throws CodegenError when the segment writes nothing.
+const Value &iterationReference(const IterationSchedule &schedule, const ScheduledSegment &segment);
 
 // The index of `value` in `tensors`: as a stored buffer when `written`,
 // else as an input. Throws CodegenError when it is not there.

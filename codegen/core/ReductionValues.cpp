@@ -3,9 +3,9 @@
 #include "codegen/core/ReductionValues.h"
 
 #include "codegen/core/BlockReduce.h"
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "ir/Printer.h"
+#include "schedulers/KernelGenerator.h"
 
 namespace fuserc {
 

@@ -3,10 +3,10 @@
 
 #include "codegen/core/IndexChecks.h"
 
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
 #include "ir/Inference.h"
+#include "schedulers/KernelGenerator.h"
 
 #include <algorithm>
 

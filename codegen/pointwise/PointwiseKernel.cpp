@@ -2,12 +2,13 @@
 // PointwiseKernel.h).
 #include "codegen/pointwise/PointwiseKernel.h"
 
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/IndexChecks.h"
+#include "codegen/core/KernelContext.h"
 #include "codegen/core/ValueEmitter.h"
 #include "codegen/pointwise/PointwiseResizeVariant.h"
 #include "ir/DType.h"
+#include "schedulers/KernelGenerator.h"
 
 #include <algorithm>
 #include <optional>
@@ -37,29 +38,27 @@ constexpr int kUnroll = 1;
 
 class PointwiseEmitter : public InputReader {
 public:
-  PointwiseEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                   const WorkspaceOffsets &workspace)
-      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
-    base_ = sf.fusion->name() + "_k" + std::to_string(seg.id);
-  }
+  PointwiseEmitter(const KernelContext &cx, const IterationSchedule &schedule)
+      : cx_(cx), schedule_(schedule) {}
 
   EmittedKernel run() {
     collectTensors();
     const Value &ref = *reference_;
     rank_ = ref.rank();
     if (rank_ > static_cast<size_t>(kMaxRank))
-      throw CodegenError("segment " + std::to_string(seg_.id) + ": rank " + std::to_string(rank_) +
-                         " is above the supported " + std::to_string(kMaxRank));
-    order_ = analysis_.storedLayout(ref);
-    std::vector<const Op *> ops(seg_.segment.ops().begin(), seg_.segment.ops().end());
+      throw CodegenError("segment " + std::to_string(cx_.segment.id) + ": rank " +
+                         std::to_string(rank_) + " is above the supported " +
+                         std::to_string(kMaxRank));
+    order_ = cx_.analysis.storedLayout(ref);
+    std::vector<const Op *> ops(cx_.segment.segment.ops().begin(), cx_.segment.segment.ops().end());
     fast_ = ValueEmitter::supportsCoordinateFree(ops);
     vmax_ = 16;
     for (const KernelTensor &t : tensors_)
       vmax_ = std::min(vmax_, 16 / static_cast<int>(dtypeBytes(t.storage)));
     vmax_ = std::min(vmax_, 8);
     if (!fast_)
-      resize_.emplace(PointwiseKernelShape{seg_.segment, analysis_, tensors_, scalars_, ref, order_,
-                                           symbols(), base_, kBlock},
+      resize_.emplace(PointwiseKernelShape{cx_.segment.segment, cx_.analysis, tensors_, scalars_,
+                                           ref, order_, symbols(), cx_.base, kBlock},
                       vmax_);
 
     EmittedKernel out;
@@ -119,24 +118,25 @@ private:
   // Inputs first (in value order), then the stored outputs, which must all
   // have the reference's shape (one iteration space).
   void collectTensors() {
-    KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "pointwise");
+    KernelOperands operands =
+        collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "pointwise");
     tensors_ = std::move(operands.tensors);
     scalars_ = std::move(operands.scalars);
-    reference_ = &iterationReference(sf_, seg_);
+    reference_ = &iterationReference(schedule_, cx_.segment);
   }
 
   size_t tensorIndex(const Value &v, bool written) const {
-    return kernelTensorIndex(tensors_, v, written, analysis_);
+    return kernelTensorIndex(tensors_, v, written, cx_.analysis);
   }
 
   size_t scalarIndex(const Value &v) const {
     return static_cast<size_t>(std::find(scalars_.begin(), scalars_.end(), &v) - scalars_.begin());
   }
 
-  std::vector<std::string> symbols() const { return sf_.fusion->symbols(); }
+  std::vector<std::string> symbols() const { return cx_.fusion.fusion->symbols(); }
 
   std::string kernelSymbolExtent(const Extent &e) const {
-    return kernelExtentCode(e, sf_.fusion->symbols());
+    return kernelExtentCode(e, cx_.fusion.fusion->symbols());
   }
 
   // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
@@ -164,9 +164,9 @@ private:
       s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
     if (rvec())
       s += resize_->argsMembers();
-    if (segmentChecksIndices(seg_.segment))
+    if (segmentChecksIndices(cx_.segment.segment))
       s += indexFlagMember();
-    s += "} " + prefix + base_ + "_args;\n";
+    s += "} " + prefix + cx_.base + "_args;\n";
     return s;
   }
 
@@ -175,7 +175,7 @@ private:
   }
 
   std::string kernelName(const std::string &variant, bool wide) const {
-    return base_ + "_" + variant + (wide ? "_i64" : "_i32");
+    return cx_.base + "_" + variant + (wide ? "_i64" : "_i32");
   }
 
   // The vec<V> variants address every tensor through the collapsed dims
@@ -186,7 +186,7 @@ private:
   // swiglu's vec8 kernel kept the issue slots 89% busy.)
   std::string fastKernel(int vector, bool wide, bool dense) {
     lanes_ = vector;
-    ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
+    ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
                          [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", true);
     std::vector<std::pair<size_t, std::string>> stores;
     for (size_t t = 0; t < tensors_.size(); ++t)
@@ -197,7 +197,7 @@ private:
     const std::string V = std::to_string(vector), U = std::to_string(kUnroll),
                       B = std::to_string(kBlock);
     std::string s = "extern \"C\" __global__ void __launch_bounds__(" + B + ") " +
-                    kernelName((dense ? "flat" : "vec") + V, wide) + "(const " + base_ +
+                    kernelName((dense ? "flat" : "vec") + V, wide) + "(const " + cx_.base +
                     "_args a) {\n";
     s += indexTypedef(wide);
     if (!dense)
@@ -300,7 +300,7 @@ private:
     const DType storage = tensors_[t].storage;
     const Op *op = v.definingOp();
     if (op && op->kind() == OpKind::Cast && storage == v.dtype() &&
-        (storage == DType::F16 || storage == DType::BF16) && seg_.segment.contains(*op)) {
+        (storage == DType::F16 || storage == DType::BF16) && cx_.segment.segment.contains(*op)) {
       const Value &in = *op->operand(0);
       std::string var = emitter.emit(in, coords);
       return cudaToStorage(cudaConvert(var, in.isLiteral() ? in.dtype() : mathOf(in), DType::F32),
@@ -323,7 +323,7 @@ private:
     Coords coords;
     for (size_t d = 0; d < rank_; ++d)
       coords.push_back("c" + std::to_string(d));
-    ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
+    ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
                          [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", false);
     std::vector<std::pair<size_t, std::string>> stores;
     for (size_t t = 0; t < tensors_.size(); ++t)
@@ -331,7 +331,7 @@ private:
         stores.push_back({t, storedValue(emitter, t, coords)});
 
     std::string s = "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
-                    ") " + kernelName("gen", wide) + "(const " + base_ + "_args a) {\n";
+                    ") " + kernelName("gen", wide) + "(const " + cx_.base + "_args a) {\n";
     s += indexTypedef(wide);
     s += "  for (I lin = (I)blockIdx.x * " + std::to_string(kBlock) +
          " + threadIdx.x; lin < (I)a.numel; lin += (I)gridDim.x * " + std::to_string(kBlock) +
@@ -368,7 +368,7 @@ private:
     auto sym = [](const std::string &s) { return "sym_" + s; };
     const std::string nt = std::to_string(tensors_.size());
     std::string s = "{\n";
-    s += "  FUSERC_NAME_" + base_ + "_args a;\n";
+    s += "  FUSERC_NAME_" + cx_.base + "_args a;\n";
     const std::string slots = std::to_string(std::max<size_t>(tensors_.size(), 1));
     if (fast_) {
       s += "  long long it_st[" + slots + "][" + std::to_string(kMaxRank) + "];\n";
@@ -382,7 +382,7 @@ private:
     if (flat())
       s += "  int flat = 0;\n";
     s += "  memset(&a, 0, sizeof a);\n";
-    if (segmentChecksIndices(seg_.segment))
+    if (segmentChecksIndices(cx_.segment.segment))
       s += indexFlagHostCode();
     if (fast_)
       s += "  memset(it_st, 0, sizeof it_st);\n";
@@ -469,16 +469,17 @@ private:
   }
 
   void fillPlan(KernelPlan &plan) const {
-    plan.name = base_;
-    plan.scheduler = seg_.scheduler ? std::string(seg_.scheduler->name()) : "pointwise";
-    plan.segment = static_cast<int>(seg_.id);
-    for (const Op *op : seg_.segment.ops())
-      plan.ops.push_back(analysis_.name(*op->result()));
-    plan.parameters = {{"block", std::to_string(kBlock)},
-                       {"vectors_per_thread", std::to_string(fast_ ? kUnroll : 1)},
-                       {"max_vector", std::to_string(fast_ || rvec() ? vmax_ : 1)},
-                       {"iteration_order", layoutString(order_)},
-                       {"reference", analysis_.name(*reference_)}};
+    plan.name = cx_.base;
+    plan.scheduler =
+        cx_.segment.scheduler ? std::string(cx_.segment.scheduler->name()) : "pointwise";
+    plan.segment = static_cast<int>(cx_.segment.id);
+    for (const Op *op : cx_.segment.segment.ops())
+      plan.ops.push_back(cx_.analysis.name(*op->result()));
+    plan.parameters = schedule_.fields();
+    plan.parameters.insert(plan.parameters.end(),
+                           {{"block", int64_t{kBlock}},
+                            {"vectors_per_thread", int64_t{fast_ ? kUnroll : 1}},
+                            {"max_vector", int64_t{fast_ || rvec() ? vmax_ : 1}}});
     if (fast_)
       for (int v : vectorWidths())
         for (bool wide : {false, true})
@@ -530,11 +531,8 @@ private:
     plan.hostLaunch = hostLaunch();
   }
 
-  const SegmentedFusion &sf_;
-  const ScheduledSegment &seg_;
-  const FusionAnalysis &analysis_;
-  const WorkspaceOffsets &workspace_;
-  std::string base_;
+  const KernelContext &cx_;
+  const IterationSchedule &schedule_;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
   const Value *reference_ = nullptr;
@@ -548,9 +546,9 @@ private:
 
 } // namespace
 
-EmittedKernel emitPointwiseKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
-                                  const WorkspaceOffsets &workspace) {
-  return PointwiseEmitter(segmented, segment, workspace).run();
+EmittedKernel emitPointwiseKernel(const KernelRequest &request, const IterationSchedule &schedule) {
+  const KernelContext cx(request);
+  return PointwiseEmitter(cx, schedule).run();
 }
 
 } // namespace fuserc

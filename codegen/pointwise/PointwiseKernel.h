@@ -34,8 +34,7 @@
 
 namespace fuserc {
 
-EmittedKernel emitPointwiseKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
-                                  const WorkspaceOffsets &workspace);
+EmittedKernel emitPointwiseKernel(const KernelRequest &request, const IterationSchedule &schedule);
 
 // Host C code the pointwise launch blocks call (defined once per header).
 const std::string &pointwiseHostHelpers();

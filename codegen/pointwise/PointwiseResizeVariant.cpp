@@ -2,11 +2,11 @@
 // PointwiseResizeVariant.h).
 #include "codegen/pointwise/PointwiseResizeVariant.h"
 
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/LaneValueEmitter.h"
 #include "ir/DType.h"
+#include "schedulers/KernelGenerator.h"
 
 #include <algorithm>
 

@@ -152,8 +152,9 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   const std::string T = std::to_string(v.threads), W = std::to_string(vector), pad = "    ";
   const int n = kRowCachedUnroll;
   std::string s = &v == &kRowCachedVariants[0] && vector == k_.vector ? asyncCopyCuda() : "";
-  s += "// segment " + std::to_string(seg_.id) + " (" + std::string(seg_.scheduler->name()) +
-       "), cached streaming variant " + v.suffix + ", vectors of " + W + "\n";
+  s += "// segment " + std::to_string(cx_.segment.id) + " (" +
+       std::string(cx_.segment.scheduler->name()) + "), cached streaming variant " + v.suffix +
+       ", vectors of " + W + "\n";
   const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.threads);
   s += "extern \"C\" __global__ void __launch_bounds__(" + T + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
@@ -250,7 +251,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     auto when = [&](int j, int e, bool checked) {
       return checked ? "if (" + cachedOk(j, e, vector) + ") " : std::string();
     };
-    s += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
+    s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
     s += pass(input, [&](int j, int e, const std::string &x, bool checked) {
       return pad + "    " + when(j, e, checked) + p + " = " + comb + "()(" + p + ", " + x + ");\n";

@@ -19,8 +19,8 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   registers_.clear();
   const std::string B = std::to_string(v.block()), T = std::to_string(v.threads),
                     R = std::to_string(v.rowsPerBlock);
-  std::string s = "// segment " + std::to_string(seg_.id) + " (" +
-                  std::string(seg_.scheduler->name()) + "), contiguous variant " + v.suffix +
+  std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
+                  std::string(cx_.segment.scheduler->name()) + "), contiguous variant " + v.suffix +
                   ", vectors of " + std::to_string(vector) + "\n";
   const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.block());
   s += "extern \"C\" __global__ void __launch_bounds__(" + B + ", " + std::to_string(minBlocks) +
@@ -137,7 +137,7 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
     const DType acc = reductionAccumulator(op.result()->dtype());
     const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
     std::vector<std::vector<std::string>> values(static_cast<size_t>(n));
-    phases += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
+    phases += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     phases += forEachElement(
         emitter, taken, {0, n, n}, vector,
         [&](ValueEmitter &e, const Coords &at) {

@@ -11,8 +11,9 @@ namespace fuserc {
 std::string RowReductionEmitter::generalKernel(const RowVariant &v) {
   registers_.clear();
   const std::string B = std::to_string(v.block()), T = std::to_string(v.threads);
-  std::string s = "// segment " + std::to_string(seg_.id) + " (" +
-                  std::string(seg_.scheduler->name()) + "), general variant " + v.suffix + "\n";
+  std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
+                  std::string(cx_.segment.scheduler->name()) + "), general variant " + v.suffix +
+                  "\n";
   s += "extern \"C\" __global__ void __launch_bounds__(" + B + ") " + rowKernelName(k_, v) +
        "(const " + k_.base + "_args a) {\n";
   s += "  typedef long long I;\n";
@@ -45,7 +46,7 @@ std::string RowReductionEmitter::generalPersistentBody(const RowVariant &v) {
     const std::string I = std::to_string(i);
     const DType acc = reductionAccumulator(op.result()->dtype());
     const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
-    s += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
+    s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     std::vector<std::string> values;
     for (const Coords &at : items)
       values.push_back(toAccumulator(op, emitter.emit(*op.operand(0), at)));
@@ -110,7 +111,7 @@ std::string RowReductionEmitter::generalLoopedBody(const RowVariant &v) {
     const DType acc = reductionAccumulator(op.result()->dtype());
     const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
     const std::string p = "p" + I;
-    s += pad + "// phase " + I + ": " + analysis_.describe(op) + "\n";
+    s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
     s += generalRowLoop(v, [&](ValueEmitter &e, const Coords &at) {
       return pad + "  " + p + " = " + comb + "()(" + p + ", " +

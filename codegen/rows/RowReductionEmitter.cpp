@@ -4,12 +4,12 @@
 #include "codegen/rows/RowReductionEmitter.h"
 
 #include "codegen/core/BlockReduce.h"
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ReductionValues.h"
 #include "codegen/rows/RowReductionKernel.h"
 #include "ir/DType.h"
 #include "ir/Printer.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/OpFamilies.h"
 #include "schedulers/SchedulerChecks.h"
 
@@ -18,12 +18,11 @@
 
 namespace fuserc {
 
-RowReductionEmitter::RowReductionEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                                         const WorkspaceOffsets &workspace)
-    : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
-  k_.fusion = &sf;
-  k_.segment = &seg;
-  k_.base = sf.fusion->name() + "_k" + std::to_string(seg.id);
+RowReductionEmitter::RowReductionEmitter(const KernelContext &cx, const ReductionSchedule &schedule)
+    : cx_(cx), schedule_(schedule) {
+  k_.fusion = &cx.fusion;
+  k_.segment = &cx.segment;
+  k_.base = cx.base;
 }
 
 EmittedKernel RowReductionEmitter::run() {
@@ -84,10 +83,9 @@ InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {
 // The rows: the reduced axes must be the innermost dims in memory of every
 // reduction's input (static 1 dims aside).
 void RowReductionEmitter::findRows() {
-  auto found = findReductionRows(seg_.segment, "a row reduction kernel reduces one set of axes");
-  if (auto *reason = std::get_if<std::string>(&found))
-    throw CodegenError(*reason);
-  k_.rows = std::get<ReductionRows>(std::move(found));
+  if (schedule_.rows.reductions.empty())
+    throw CodegenError("segment " + std::to_string(cx_.segment.id) + " has no reduction");
+  k_.rows = schedule_.rows;
   const std::vector<Extent> &domain = k_.rows.domain;
   if (domain.size() > static_cast<size_t>(kRowMaxRank))
     throw CodegenError("rank " + std::to_string(domain.size()) + " is above the supported " +
@@ -97,19 +95,19 @@ void RowReductionEmitter::findRows() {
   };
   for (const Op *op : k_.rows.reductions) {
     const Value &in = *op->operand(0);
-    const Layout layout = analysis_.storedLayout(in);
+    const Layout layout = cx_.analysis.storedLayout(in);
     std::vector<int64_t> real; // memory order without static 1 dims
     for (int64_t d : layout)
       if (!domain[static_cast<size_t>(d)].isConstant(1))
         real.push_back(d);
     const size_t inner = static_cast<size_t>(std::count_if(real.begin(), real.end(), reduced));
     if (!std::all_of(real.end() - static_cast<std::ptrdiff_t>(inner), real.end(), reduced))
-      throw CodegenError(analysis_.quoted(*op->result()) + " reduces axes " +
+      throw CodegenError(cx_.analysis.quoted(*op->result()) + " reduces axes " +
                          axesString(k_.rows.axes) + " of " + typeString(in) +
                          ", which are not innermost in memory (layout " + layoutString(layout) +
                          "); outer and mixed reductions are not generated yet");
   }
-  const Layout order = analysis_.storedLayout(*k_.rows.reductions.front()->operand(0));
+  const Layout order = cx_.analysis.storedLayout(*k_.rows.reductions.front()->operand(0));
   for (int64_t d : order)
     (reduced(d) ? k_.reducedDims : k_.keptDims).push_back(static_cast<size_t>(d));
 }
@@ -117,12 +115,13 @@ void RowReductionEmitter::findRows() {
 // Inputs first (in value order), then the stored outputs, each over the
 // rows (per element) or reduced (per row).
 void RowReductionEmitter::collectTensors() {
-  KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "row reduction");
+  KernelOperands operands =
+      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "row reduction");
   k_.scalars = std::move(operands.scalars);
   for (KernelTensor &t : operands.tensors) {
     const bool perRow = t.written && k_.rows.isReducedShape(t.value->shape());
     if (t.written && !perRow && !k_.rows.isDomainShape(t.value->shape()))
-      throw CodegenError(analysis_.quoted(*t.value) + " " + typeString(*t.value) +
+      throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
                          " is neither over the rows " + shapeString(k_.rows.domain) +
                          " nor reduced");
     k_.tensors.push_back(RowTensor{std::move(t), perRow});
@@ -178,7 +177,7 @@ size_t RowReductionEmitter::tensorIndex(const Value &v) const {
   for (size_t i = 0; i < k_.tensors.size(); ++i)
     if (k_.tensors[i].value == &v && !k_.tensors[i].written)
       return i;
-  throw CodegenError("internal: no kernel tensor for " + analysis_.quoted(v));
+  throw CodegenError("internal: no kernel tensor for " + cx_.analysis.quoted(v));
 }
 
 size_t RowReductionEmitter::scalarIndex(const Value &v) const {
@@ -239,7 +238,7 @@ std::string RowReductionEmitter::storedValue(ValueEmitter &emitter, size_t t,
   const Value &v = *k_.tensors[t].value;
   const Op *op = v.definingOp();
   return storedExpression(emitter, v, k_.tensors[t].storage,
-                          op && seg_.segment.contains(*op) && !isReductionResult(v), coords);
+                          op && cx_.segment.segment.contains(*op) && !isReductionResult(v), coords);
 }
 
 std::string RowReductionEmitter::perRowStores(ValueEmitter &emitter, size_t &taken,
@@ -264,8 +263,9 @@ std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
 
 ValueEmitter RowReductionEmitter::newEmitter() {
   ValueEmitter emitter(
-      [&](const Value &v) { return !seg_.segment.defines(v) || isReductionResult(v); }, *this,
-      [&](const Extent &e) { return kernelExtentCode(e, sf_.fusion->symbols()); }, "I", false);
+      [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
+      *this, [&](const Extent &e) { return kernelExtentCode(e, cx_.fusion.fusion->symbols()); },
+      "I", false);
   // Coordinates naming no reduced dim's c<d> are the same over the row.
   emitter.setInvariant([this](const Coords &coords) {
     for (const std::string &c : coords)
@@ -326,7 +326,7 @@ std::string RowReductionEmitter::finish(const Op &op, size_t i, const std::strin
   registers_[op.result()] = reg;
   const DType acc = reductionAccumulator(result);
   return "const " + cudaComputeType(result) + " " + reg + " = " + cudaConvert(value, acc, result) +
-         ";  // " + analysis_.name(*op.result()) + "\n";
+         ";  // " + cx_.analysis.name(*op.result()) + "\n";
 }
 
 std::string RowReductionEmitter::endPhase(const Op &op, size_t i, int threads,
@@ -372,10 +372,10 @@ std::string RowReductionEmitter::varianceOf(const Op &op, const std::string &squ
   return squares + " / (" + A + ")fuserc_max(L - " + std::to_string(correction) + "LL, 0LL)";
 }
 
-EmittedKernel emitRowReductionKernel(const SegmentedFusion &segmented,
-                                     const ScheduledSegment &segment,
-                                     const WorkspaceOffsets &workspace) {
-  return RowReductionEmitter(segmented, segment, workspace).run();
+EmittedKernel emitRowReductionKernel(const KernelRequest &request,
+                                     const ReductionSchedule &schedule) {
+  const KernelContext cx(request);
+  return RowReductionEmitter(cx, schedule).run();
 }
 
 } // namespace fuserc

@@ -8,6 +8,7 @@
 // RowCachedVariant.cpp.
 #pragma once
 
+#include "codegen/core/KernelContext.h"
 #include "codegen/core/ValueEmitter.h"
 #include "codegen/rows/RowReductionPlan.h"
 
@@ -21,8 +22,7 @@ namespace fuserc {
 
 class RowReductionEmitter : public InputReader {
 public:
-  RowReductionEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                      const WorkspaceOffsets &workspace);
+  RowReductionEmitter(const KernelContext &cx, const ReductionSchedule &schedule);
 
   EmittedKernel run();
 
@@ -138,10 +138,8 @@ private:
   // alternate) of one per combine of a row.
   std::string clusterScratch() const;
 
-  const SegmentedFusion &sf_;
-  const ScheduledSegment &seg_;
-  const FusionAnalysis &analysis_;
-  const WorkspaceOffsets &workspace_;
+  const KernelContext &cx_;
+  const ReductionSchedule &schedule_;
   RowKernel k_;
   std::map<const Value *, std::string> registers_; // reduction result -> row register
 

@@ -29,8 +29,7 @@
 
 namespace fuserc {
 
-EmittedKernel emitRowReductionKernel(const SegmentedFusion &segmented,
-                                     const ScheduledSegment &segment,
-                                     const WorkspaceOffsets &workspace);
+EmittedKernel emitRowReductionKernel(const KernelRequest &request,
+                                     const ReductionSchedule &schedule);
 
 } // namespace fuserc

@@ -262,9 +262,8 @@ std::string cachedStreams(const RowKernel &rk) {
   return s;
 }
 
-std::string dimsString(const std::vector<size_t> &dims) {
-  std::vector<int64_t> d(dims.begin(), dims.end());
-  return layoutString(d);
+std::vector<int64_t> dimNumbers(const std::vector<size_t> &dims) {
+  return std::vector<int64_t>(dims.begin(), dims.end());
 }
 
 } // namespace
@@ -282,18 +281,18 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
     accumulate += (accumulate.empty() ? "" : " ") +
                   std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
   }
-  plan.parameters = {{"reduced_axes", axesString(rk.rows.axes)},
-                     {"row_dims", dimsString(rk.keptDims)},
-                     {"row_length_dims", dimsString(rk.reducedDims)},
-                     {"reductions", reductions},
-                     {"accumulate", accumulate}};
+  plan.parameters = rk.segment->schedule->fields();
+  plan.parameters.insert(plan.parameters.end(), {{"row_dims", dimNumbers(rk.keptDims)},
+                                                 {"row_length_dims", dimNumbers(rk.reducedDims)},
+                                                 {"reductions", reductions},
+                                                 {"accumulate", accumulate}});
   std::string streamed;
   for (size_t t = 0; t < rk.tensors.size(); ++t)
     if (rk.streams[t])
       streamed += (streamed.empty() ? "" : ", ") + rk.tensors[t].what +
                   (rk.streams[t]->alongRow ? "" : " (one per row)");
   plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
-  plan.parameters.push_back({"vector", std::to_string(rk.vector)});
+  plan.parameters.push_back({"vector", int64_t{rk.vector}});
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : rk.vectorWidths()) {
       std::string what =

@@ -7,6 +7,7 @@
 // (tiles of 64, 16-byte accesses on both sides, chosen at launch).
 #pragma once
 
+#include "codegen/core/KernelContext.h"
 #include "codegen/core/KernelTensors.h"
 #include "codegen/core/ValueEmitter.h"
 #include "schedulers/KernelPlan.h"
@@ -40,8 +41,7 @@ struct Access {
 
 class TransposeEmitter : public InputReader {
 public:
-  TransposeEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                   const WorkspaceOffsets &workspace);
+  TransposeEmitter(const KernelContext &cx, const IterationSchedule &schedule);
   EmittedKernel run();
   InputRead read(const Value &input, const Coords &coords) override;
 
@@ -83,11 +83,8 @@ private:
   std::string packedColumn(size_t k, const std::string &a) const;
   std::string vectorCondition() const;
 
-  const SegmentedFusion &sf_;
-  const ScheduledSegment &seg_;
-  const FusionAnalysis &analysis_;
-  const WorkspaceOffsets &workspace_;
-  std::string base_;
+  const KernelContext &cx_;
+  const IterationSchedule &schedule_;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
   const Value *reference_ = nullptr;

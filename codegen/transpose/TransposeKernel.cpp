@@ -2,12 +2,12 @@
 // block and plan (see TransposeKernel.h and TransposeEmitter.h).
 #include "codegen/transpose/TransposeKernel.h"
 
-#include "codegen/core/CodegenError.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/IndexChecks.h"
 #include "codegen/core/ReductionValues.h"
 #include "codegen/transpose/TransposeEmitter.h"
 #include "ir/DType.h"
+#include "schedulers/KernelGenerator.h"
 
 #include <algorithm>
 
@@ -30,25 +30,24 @@ bool sameAccess(const Access &x, const Access &y) {
 
 } // namespace
 
-TransposeEmitter::TransposeEmitter(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                                   const WorkspaceOffsets &workspace)
-    : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace) {
-  base_ = sf.fusion->name() + "_k" + std::to_string(seg.id);
-}
+TransposeEmitter::TransposeEmitter(const KernelContext &cx, const IterationSchedule &schedule)
+    : cx_(cx), schedule_(schedule) {}
 
 EmittedKernel TransposeEmitter::run() {
-  KernelOperands operands = collectKernelOperands(sf_, seg_, workspace_, "transpose");
+  KernelOperands operands =
+      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "transpose");
   tensors_ = std::move(operands.tensors);
   scalars_ = std::move(operands.scalars);
-  reference_ = &iterationReference(sf_, seg_);
+  reference_ = &iterationReference(schedule_, cx_.segment);
   rank_ = reference_->rank();
   if (rank_ > static_cast<size_t>(kMaxRank))
-    throw CodegenError("segment " + std::to_string(seg_.id) + ": rank " + std::to_string(rank_) +
-                       " is above the supported " + std::to_string(kMaxRank));
+    throw CodegenError("segment " + std::to_string(cx_.segment.id) + ": rank " +
+                       std::to_string(rank_) + " is above the supported " +
+                       std::to_string(kMaxRank));
   if (rank_ < 2)
-    throw CodegenError("segment " + std::to_string(seg_.id) + ": the reference output " +
-                       analysis_.quoted(*reference_) + " has fewer than two dims to tile");
-  order_ = analysis_.storedLayout(*reference_);
+    throw CodegenError("segment " + std::to_string(cx_.segment.id) + ": the reference output " +
+                       cx_.analysis.quoted(*reference_) + " has fewer than two dims to tile");
+  order_ = cx_.analysis.storedLayout(*reference_);
   dimB_ = innermostOf(order_, reference_->shape());
   // A first emission finds how each input is read; the tiles follow.
   discovering_ = true;
@@ -72,7 +71,7 @@ InputRead TransposeEmitter::read(const Value &input, const Coords &coords) {
   if (input.isScalarInput())
     return "a.s" +
            std::to_string(std::find(scalars_.begin(), scalars_.end(), &input) - scalars_.begin());
-  const size_t t = kernelTensorIndex(tensors_, input, false, analysis_);
+  const size_t t = kernelTensorIndex(tensors_, input, false, cx_.analysis);
   const Access access{t, coords, false};
   if (discovering_) {
     reads_.push_back(access);
@@ -121,7 +120,7 @@ std::optional<size_t> TransposeEmitter::innermostRead(size_t t, const Coords &co
     if (c != "0" && !isReferenceCoord(c))
       return std::nullopt;
   const Value &v = *tensors_[t].value;
-  const size_t inner = innermostOf(analysis_.storedLayout(v), v.shape());
+  const size_t inner = innermostOf(cx_.analysis.storedLayout(v), v.shape());
   if (!isReferenceCoord(coords[inner]))
     return std::nullopt;
   return static_cast<size_t>(std::stoul(coords[inner].substr(1)));
@@ -151,7 +150,7 @@ void TransposeEmitter::chooseTiles() {
     if (!tensors_[t].written)
       continue;
     const Value &v = *tensors_[t].value;
-    const size_t inner = innermostOf(analysis_.storedLayout(v), v.shape());
+    const size_t inner = innermostOf(cx_.analysis.storedLayout(v), v.shape());
     if (inner != dimB_ && !v.shape()[inner].isConstant(1))
       candidates.push_back({t, outputCoords(t), true});
   }
@@ -220,9 +219,10 @@ void TransposeEmitter::chooseVectors() {
 std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::string &element,
                                        const std::string &pad) {
   tileAt_ = tileAt;
-  ValueEmitter emitter([&](const Value &v) { return !seg_.segment.defines(v); }, *this,
-                       [&](const Extent &x) { return kernelExtentCode(x, sf_.fusion->symbols()); },
-                       "I", false);
+  ValueEmitter emitter(
+      [&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
+      [&](const Extent &x) { return kernelExtentCode(x, cx_.fusion.fusion->symbols()); }, "I",
+      false);
   std::vector<std::string> values;
   for (size_t t = 0; t < tensors_.size(); ++t) {
     if (!tensors_[t].written)
@@ -231,7 +231,7 @@ std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::str
     const Op *op = v.definingOp();
     values.push_back("o" + std::to_string(t) + element + " = " +
                      storedExpression(emitter, v, tensors_[t].storage,
-                                      op && seg_.segment.contains(*op), coordNames()) +
+                                      op && cx_.segment.segment.contains(*op), coordNames()) +
                      ";");
   }
   std::string s = emitter.body(static_cast<int>(pad.size()));
@@ -242,7 +242,7 @@ std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::str
 
 std::string TransposeEmitter::argsStruct(const std::string &prefix) const {
   const size_t nt = std::max<size_t>(tensors_.size(), 1);
-  const size_t ns = std::max<size_t>(sf_.fusion->symbols().size(), 1);
+  const size_t ns = std::max<size_t>(cx_.fusion.fusion->symbols().size(), 1);
   const std::string R = std::to_string(kMaxRank);
   std::string s = "typedef struct {\n";
   s += "  void *ptr[" + std::to_string(nt) + "];\n";
@@ -256,14 +256,14 @@ std::string TransposeEmitter::argsStruct(const std::string &prefix) const {
   s += "  unsigned d_mul[" + R + "], d_shift[" + R + "];\n";
   for (size_t k = 0; k < scalars_.size(); ++k)
     s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
-  if (segmentChecksIndices(seg_.segment))
+  if (segmentChecksIndices(cx_.segment.segment))
     s += indexFlagMember();
-  s += "} " + prefix + base_ + "_args;\n";
+  s += "} " + prefix + cx_.base + "_args;\n";
   return s;
 }
 
 std::string TransposeEmitter::scalarName(bool wide) const {
-  return base_ + "_tile" + std::to_string(kScalarTile) + (wide ? "_i64" : "_i32");
+  return cx_.base + "_tile" + std::to_string(kScalarTile) + (wide ? "_i64" : "_i32");
 }
 
 std::string TransposeEmitter::vectorTileName() const {
@@ -272,7 +272,7 @@ std::string TransposeEmitter::vectorTileName() const {
 }
 
 std::string TransposeEmitter::vectorName(bool wide) const {
-  return base_ + "_" + vectorTileName() + (wide ? "_i64" : "_i32");
+  return cx_.base + "_" + vectorTileName() + (wide ? "_i64" : "_i32");
 }
 
 std::string TransposeEmitter::kernelHead(const std::string &name, int tileA, int tileB,
@@ -282,7 +282,7 @@ std::string TransposeEmitter::kernelHead(const std::string &name, int tileA, int
   std::string s =
       "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) +
       (name == vectorName(wide) && vector_ == 8 ? ", " + std::to_string(kMinBlocksV8) : "") + ") " +
-      name + "(const " + base_ + "_args a) {\n";
+      name + "(const " + cx_.base + "_args a) {\n";
   s += std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
   for (size_t k = 0; k < tiles_.size(); ++k)
     if (packed(k))
@@ -327,13 +327,13 @@ std::string TransposeEmitter::hostLaunch() const {
   auto sym = [](const std::string &s) { return "sym_" + s; };
   const std::string A = std::to_string(*dimA_), B = std::to_string(dimB_);
   std::string s = "{\n";
-  s += "  FUSERC_NAME_" + base_ + "_args a;\n";
+  s += "  FUSERC_NAME_" + cx_.base + "_args a;\n";
   s += "  long long tiles, tile_a, tile_b;\n";
   s += "  int wide, vec = 0;\n";
   s += "  memset(&a, 0, sizeof a);\n";
-  if (segmentChecksIndices(seg_.segment))
+  if (segmentChecksIndices(cx_.segment.segment))
     s += indexFlagHostCode();
-  s += hostSymbolAndScalarArguments(sf_.fusion->symbols(), scalars_);
+  s += hostSymbolAndScalarArguments(cx_.fusion.fusion->symbols(), scalars_);
   s += "  a.numel = 1;\n  a.batch = 1;\n";
   for (size_t d = 0; d < rank_; ++d) {
     const std::string ds = std::to_string(d);
@@ -375,24 +375,25 @@ std::string TransposeEmitter::hostLaunch() const {
 }
 
 void TransposeEmitter::fillPlan(KernelPlan &plan) const {
-  plan.name = base_;
+  plan.name = cx_.base;
   plan.scheduler = "transpose";
-  plan.segment = static_cast<int>(seg_.id);
-  for (const Op *op : seg_.segment.ops())
-    plan.ops.push_back(analysis_.name(*op->result()));
+  plan.segment = static_cast<int>(cx_.segment.id);
+  for (const Op *op : cx_.segment.segment.ops())
+    plan.ops.push_back(cx_.analysis.name(*op->result()));
   std::string staged, vectors;
   for (const Access &tile : tiles_)
     staged += (staged.empty() ? "" : ", ") + tensors_[tile.tensor].what;
   for (const Access &r : vectorReads_)
     vectors += (vectors.empty() ? "" : ", ") + tensors_[r.tensor].what;
   const std::string V = std::to_string(vector_);
-  plan.parameters = {{"block", std::to_string(kBlock)},
-                     {"reference", analysis_.name(*reference_)},
-                     {"tile_dims", "A = dim " + std::to_string(*dimA_) + ", B = dim " +
-                                       std::to_string(dimB_) + " of the reference"},
-                     {"through_shared_memory", staged.empty() ? "none" : staged},
-                     {"vector", vector_ ? V + " elements" : "none"},
-                     {"vector_reads_along_B", vectors.empty() ? "none" : vectors}};
+  plan.parameters = schedule_.fields();
+  plan.parameters.insert(plan.parameters.end(),
+                         {{"block", int64_t{kBlock}},
+                          {"tile_dim_a", static_cast<int64_t>(*dimA_)},
+                          {"tile_dim_b", static_cast<int64_t>(dimB_)},
+                          {"through_shared_memory", staged.empty() ? "none" : staged},
+                          {"vector", int64_t{vector_}},
+                          {"vector_reads_along_b", vectors.empty() ? "none" : vectors}});
   const std::string S = std::to_string(kScalarTile), TA = std::to_string(vectorTileA_),
                     TB = std::to_string(vectorTileB_);
   for (bool wide : {false, true})
@@ -422,9 +423,9 @@ void TransposeEmitter::fillPlan(KernelPlan &plan) const {
 
 } // namespace transpose
 
-EmittedKernel emitTransposeKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
-                                  const WorkspaceOffsets &workspace) {
-  return transpose::TransposeEmitter(segmented, segment, workspace).run();
+EmittedKernel emitTransposeKernel(const KernelRequest &request, const IterationSchedule &schedule) {
+  const KernelContext cx(request);
+  return transpose::TransposeEmitter(cx, schedule).run();
 }
 
 } // namespace fuserc

@@ -22,7 +22,6 @@
 
 namespace fuserc {
 
-EmittedKernel emitTransposeKernel(const SegmentedFusion &segmented, const ScheduledSegment &segment,
-                                  const WorkspaceOffsets &workspace);
+EmittedKernel emitTransposeKernel(const KernelRequest &request, const IterationSchedule &schedule);
 
 } // namespace fuserc

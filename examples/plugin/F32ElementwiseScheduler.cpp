@@ -1,13 +1,19 @@
-// An example scheduler plugin (the contract is schedulers/Plugin.h): the
-// `f32_elementwise` scheduler takes segments made only of elementwise ops
-// over f32 tensors — the kind of segment a hand-tuned f32 kernel library
-// would serve. Load it with
+// An example scheduler plugin (the contract is schedulers/Plugin.h; the
+// guide is docs/plugins.md): the `f32_elementwise` scheduler takes segments
+// made only of elementwise ops over f32 tensors with one iteration space —
+// the kind of segment a hand-tuned f32 kernel library would serve — and its
+// generator (F32ElementwiseGenerator.cpp) compiles them. Load it with
 //
 //   fuserc --plugin libfuserc_example_plugin.so --schedulers f32_elementwise,pointwise ...
 //
-// and the segments dump shows which segments it claimed.
+// and the segments dump shows which segments it claimed; with -o its
+// kernels are in the fatbin like any other.
+#include "F32Elementwise.h"
+
+#include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
 #include "schedulers/Plugin.h"
+#include "schedulers/SchedulerChecks.h"
 
 #include <memory>
 
@@ -21,6 +27,10 @@ public:
   }
 
   fuserc::Verdict canSchedule(const fuserc::Segment &segment) const override {
+    if (auto reason = fuserc::checkKernelTensors(segment))
+      return fuserc::Verdict::reject(*reason);
+    if (auto reason = fuserc::checkOneIterationSpace(segment, "an f32_elementwise kernel"))
+      return fuserc::Verdict::reject(*reason);
     const fuserc::FusionAnalysis &a = segment.analysis();
     for (const fuserc::Op *op : segment.ops()) {
       if (!fuserc::isElementwise(*op))
@@ -35,6 +45,17 @@ public:
                                        ", not f32");
     }
     return fuserc::Verdict::accept();
+  }
+
+  // The written output the threads walk, as the built-in pointwise
+  // scheduler decides it; the family names this plugin's kernels.
+  std::unique_ptr<const fuserc::Schedule>
+  schedule(const fuserc::SegmentedFusion &fusion,
+           const fuserc::ScheduledSegment &segment) const override {
+    return std::make_unique<fuserc::IterationSchedule>("f32_elementwise", fusion, segment);
+  }
+  const fuserc::KernelGenerator *generator() const override {
+    return &example::f32ElementwiseGenerator();
   }
 };
 

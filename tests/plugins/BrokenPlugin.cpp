@@ -16,6 +16,11 @@ public:
   fuserc::Verdict canSchedule(const fuserc::Segment &) const override {
     return fuserc::Verdict::reject("never");
   }
+  std::unique_ptr<const fuserc::Schedule>
+  schedule(const fuserc::SegmentedFusion &, const fuserc::ScheduledSegment &) const override {
+    return nullptr;
+  }
+  const fuserc::KernelGenerator *generator() const override { return nullptr; }
 };
 
 } // namespace

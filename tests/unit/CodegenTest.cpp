@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "codegen/FusionCodegen.h"
-#include "codegen/core/CodegenError.h"
 #include "codegen/pointwise/PointwiseKernel.h"
 #include "driver/Pipeline.h"
 #include "packaging/NvrtcCompiler.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include "llvm/Support/FileSystem.h"

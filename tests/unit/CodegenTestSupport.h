@@ -5,10 +5,11 @@
 
 #include "TestSupport.h"
 
+#include "codegen/BuiltinGenerators.h"
 #include "codegen/FusionCodegen.h"
-#include "codegen/core/CodegenError.h"
 #include "driver/Pipeline.h"
 #include "packaging/NvrtcCompiler.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -41,14 +42,16 @@ inline Generated generate(std::string_view text, std::vector<std::string> only =
   DiagnosticEngine diag(os);
   CompileOptions options;
   SchedulerRegistry registry;
-  registerBuiltinSchedulers(registry);
+  registerBuiltinSchedulers(registry, builtinGenerators());
   auto selected = registry.select(only);
   PipelineResult result =
       runPipeline(r.module, options, std::get<std::vector<const Scheduler *>>(selected), diag);
   EXPECT_EQ(result.status, PipelineResult::Status::Ok) << result.message << os.str();
   try {
-    for (const SegmentedFusion &s : result.segmentations)
+    for (SegmentedFusion &s : result.segmentations) {
+      makeSchedules(s);
       g.code.push_back(generateFusionCode(s));
+    }
     g.source = moduleCudaSource(g.code);
   } catch (const CodegenError &e) {
     g.error = e.what();
@@ -82,9 +85,9 @@ inline std::vector<std::string> variantSuffixes(const KernelPlan &k) {
 // The scheduler parameter `name` of a kernel plan ("" and a test failure
 // when it has none).
 inline std::string parameter(const KernelPlan &k, const std::string &name) {
-  for (const auto &[key, value] : k.parameters)
-    if (key == name)
-      return value;
+  for (const ScheduleField &p : k.parameters)
+    if (p.name == name)
+      return scheduleValueString(p.value);
   ADD_FAILURE() << "no parameter " << name;
   return "";
 }

@@ -42,8 +42,8 @@ TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants)
   expectCompiles(g);
   const KernelPlan &k = onlyColumnKernel(g);
   EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"tile_vec4", "tile_vec1", "general"}));
-  EXPECT_EQ(parameter(k, "reduced_dims"), "(0)");
-  EXPECT_EQ(parameter(k, "inner_kept_dims"), "(1)");
+  EXPECT_EQ(parameter(k, "reduced_dims"), "[0]");
+  EXPECT_EQ(parameter(k, "inner_kept_dims"), "[1]");
   // 64 splits of an f32 partial per column, then a count per tile (at most
   // one per column), in the workspace.
   EXPECT_EQ(k.scratchBytes.str(), "260*N");
@@ -87,8 +87,8 @@ TEST(ColumnReductionCodegen, GeluBiasGradientIsAMiddleGroupedColumnReduction) {
     if (k.scheduler == "reduction")
       column = &k;
   ASSERT_NE(column, nullptr);
-  EXPECT_EQ(parameter(*column, "reduced_dims"), "(0, 1)");
-  EXPECT_EQ(parameter(*column, "inner_kept_dims"), "(2)");
+  EXPECT_EQ(parameter(*column, "reduced_dims"), "[0, 1]");
+  EXPECT_EQ(parameter(*column, "inner_kept_dims"), "[2]");
   EXPECT_EQ(column->scratchBytes.str(), "260*H");
 }
 
@@ -139,9 +139,9 @@ TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
                                    "  output y\n"
                                    "}\n");
   const KernelPlan &k = onlyColumnKernel(g);
-  EXPECT_EQ(parameter(k, "outer_kept_dims"), "(0)");
-  EXPECT_EQ(parameter(k, "reduced_dims"), "(1)");
-  EXPECT_EQ(parameter(k, "inner_kept_dims"), "(2)");
+  EXPECT_EQ(parameter(k, "outer_kept_dims"), "[0]");
+  EXPECT_EQ(parameter(k, "reduced_dims"), "[1]");
+  EXPECT_EQ(parameter(k, "inner_kept_dims"), "[2]");
   EXPECT_EQ(k.scratchBytes.str(), "260*A*K");
   // The outer coordinate offsets each read tensor through its domain stride.
   EXPECT_NE(g.source.find("c0 * (I)a.dst[0][0]"), std::string::npos);

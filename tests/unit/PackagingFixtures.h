@@ -140,7 +140,7 @@ extern "C" __global__ void scale_k0_vec4(scale_k0_args a) {
   k.scheduler = "pointwise";
   k.segment = 0;
   k.ops = {"y = mul(x, s)"};
-  k.parameters = {{"block", "256"}, {"vector", "4 or 1"}};
+  k.parameters = {{"block", int64_t{256}}, {"vector", "4 or 1"}};
   k.variants = {{"scale_k0_vec4", "N*C % 4 == 0 and x, y 16-byte aligned"},
                 {"scale_k0", "otherwise"}};
   k.selection = "the first variant whose condition holds";
@@ -185,7 +185,7 @@ extern "C" __global__ void views_k0(views_k0_args a) {
   k.scheduler = "transpose";
   k.segment = 0;
   k.ops = {"c = add(u, 1)"};
-  k.parameters = {{"block", "128"}};
+  k.parameters = {{"block", int64_t{128}}};
   k.variants = {{"views_k0", "always"}};
   k.selection = "one variant";
   k.launchGeometry = "grid ceildiv(M*K, 128), block 128";

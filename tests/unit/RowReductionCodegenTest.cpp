@@ -4,9 +4,9 @@
 #include "CodegenTestSupport.h"
 
 #include "codegen/FusionCodegen.h"
-#include "codegen/core/CodegenError.h"
 #include "driver/Pipeline.h"
 #include "packaging/NvrtcCompiler.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/SchedulerRegistry.h"
 
 #include <gtest/gtest.h>

@@ -1,19 +1,19 @@
-// Which code generator a reduction segment gets, from where its reduced dims
-// sit in memory. In the memory order of the first reduction's input (static
-// 1 dims left out) the domain is grouped as
+// Where a reduction's reduced dims sit in memory, which decides the kernel
+// family of a reduction segment (BuiltinSchedules.h). In the memory order of the first reduction's
+// input (static 1 dims left out) the domain is grouped as
 //
 //   [outer kept dims A][reduced dims R][inner kept dims K]
 //
 // With K empty the reduced dims are innermost: a row reduction (one result
-// per row of contiguous elements, RowReductionKernel.h). With K non-empty it
+// per row of contiguous elements, codegen/rows/). With K non-empty it
 // is an outer (A empty) or middle reduction: a column reduction
-// (ColumnReductionKernel.h), for the reduction scheduler only. Kept and
+// (codegen/columns/), for the reduction scheduler only. Kept and
 // reduced dims that do not group like this (e.g. kept, reduced, kept,
 // reduced) are interleaved, which no generator handles yet.
 #pragma once
 
+#include "schedulers/FusionAnalysis.h"
 #include "schedulers/SchedulerChecks.h"
-#include "schedulers/SegmentedFusion.h"
 
 #include <string>
 #include <vector>
@@ -29,14 +29,5 @@ struct ReductionGrouping {
 };
 
 ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows);
-
-enum class ReductionGenerator { Row, Column };
-
-// The generator for a "reduction" or "normalization" segment: Column for a
-// reduction segment whose reduced dims are not innermost in memory (the
-// column generator explains interleaved layouts), Row otherwise (the row
-// generator explains what it cannot do).
-ReductionGenerator chooseReductionGenerator(const SegmentedFusion &segmented,
-                                            const ScheduledSegment &segment);
 
 } // namespace fuserc

@@ -1,6 +1,5 @@
-// Grouping a reduction's dims by memory order and choosing its generator
-// (see ReductionLayout.h).
-#include "codegen/ReductionLayout.h"
+// Grouping a reduction's dims by memory order (see ReductionGrouping.h).
+#include "schedulers/ReductionGrouping.h"
 
 #include <algorithm>
 
@@ -30,19 +29,6 @@ ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const Reduc
   if (g.kind != ReductionGrouping::Kind::Interleaved && !g.innerKept.empty())
     g.kind = ReductionGrouping::Kind::Outer;
   return g;
-}
-
-ReductionGenerator chooseReductionGenerator(const SegmentedFusion &segmented,
-                                            const ScheduledSegment &segment) {
-  if (segment.scheduler->name() != "reduction")
-    return ReductionGenerator::Row;
-  auto found = findReductionRows(segment.segment, "a reduction kernel reduces one set of axes");
-  if (!std::holds_alternative<ReductionRows>(found))
-    return ReductionGenerator::Row; // the row generator reports why
-  const ReductionGrouping g =
-      groupReductionDims(*segmented.analysis, std::get<ReductionRows>(found));
-  return g.kind == ReductionGrouping::Kind::Inner ? ReductionGenerator::Row
-                                                  : ReductionGenerator::Column;
 }
 
 } // namespace fuserc

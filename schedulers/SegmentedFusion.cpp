@@ -1,0 +1,12 @@
+// The schedule stage over a segmented fusion (see SegmentedFusion.h).
+#include "schedulers/SegmentedFusion.h"
+
+namespace fuserc {
+
+void makeSchedules(SegmentedFusion &fusion) {
+  for (ScheduledSegment &segment : fusion.segments)
+    if (segment.scheduler->needsKernel())
+      segment.schedule = segment.scheduler->schedule(fusion, segment);
+}
+
+} // namespace fuserc
