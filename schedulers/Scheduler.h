@@ -1,4 +1,5 @@
-// The scheduler interface (DESIGN §5): a scheduler has a name and decides
+// The scheduler interface (docs/schedulers.md, "The scheduler interface"):
+// a scheduler has a name and decides
 // whether it can compute a segment. The segmenter gives each segment to the
 // first scheduler, in priority order, that accepts it.
 //
@@ -6,9 +7,10 @@
 // "'t19' (sum) is a reduction". Dumps print it after the scheduler's name
 // ("pointwise: 't19' (sum) is a reduction"), so it does not repeat it.
 //
-// Parameter selection and kernel emission arrive with the code generator;
-// until a scheduler implements them, emitsKernels() is false and fuserc
-// says, for each segment it claimed, that the segment cannot be compiled yet.
+// Parameter selection and kernel emission are not part of this interface:
+// the code generator (FusionCodegen.h) has one for each built-in scheduler,
+// chosen by name, and refuses a segment whose scheduler has none (a
+// plugin's), saying it cannot be compiled yet.
 //
 // Plugins derive from Scheduler too (schedulers/Plugin.h): keep this class
 // binary-compatible within one FUSERC_PLUGIN_ABI_VERSION.
@@ -56,9 +58,9 @@ public:
 
   // False for schedulers whose segments need no kernel (views).
   virtual bool needsKernel() const { return true; }
-  // The hook of the code generator: whether this scheduler can select
-  // parameters and emit CUDA C++ for the segments it accepts. No scheduler
-  // can yet; segments they claim are reported as not compilable.
+  // Meant as the hook of the code generator: whether this scheduler can
+  // select parameters and emit CUDA C++ itself. Not consulted yet: the code
+  // generator goes by the scheduler's name (see above).
   virtual bool emitsKernels() const { return false; }
 };
 
