@@ -1,4 +1,4 @@
-// The command line of fuserc (DESIGN §3), parsed with CLI11 into a
+// The command line of fuserc (docs/command-line.md), parsed with CLI11 into a
 // CompileOptions.
 #pragma once
 

@@ -1,5 +1,5 @@
 # fuserc_add_kernels(): compiles fusion files with fuserc at build time into a
-# static library to link (DESIGN section 6, "CMake"). Part of the installed
+# static library to link (README.md, "Using fuserc from CMake"). Part of the installed
 # package (fusercConfig.cmake includes it) and of the source tree (the
 # top-level CMakeLists.txt includes it, for add_subdirectory users).
 #

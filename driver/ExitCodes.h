@@ -1,4 +1,4 @@
-// fuserc's exit codes (DESIGN §3, contract).
+// fuserc's exit codes (docs/command-line.md, "Exit codes"; a contract).
 #pragma once
 
 namespace fuserc {

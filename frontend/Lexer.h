@@ -1,4 +1,4 @@
-// The hand-written lexer of the fusion text form (DESIGN §2.1).
+// The hand-written lexer of the fusion text form (docs/language.md, "Text form").
 //
 // It works on a range of a SourceMgr buffer, so every token's location is a
 // real position for diagnostics; the YAML loader lexes op statements in

@@ -1,4 +1,4 @@
-// The recursive-descent parser of the fusion text form (DESIGN §2.1).
+// The recursive-descent parser of the fusion text form (docs/language.md, "Grammar").
 //
 // Grammar:
 //   file       := fusion*

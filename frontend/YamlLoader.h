@@ -1,4 +1,4 @@
-// The YAML form of fusions (DESIGN §2.2), loaded with yaml-cpp into the same
+// The YAML form of fusions (docs/language.md, "YAML form"), loaded with yaml-cpp into the same
 // syntax tree as the text form. Op statements written as strings are parsed
 // in place by the text parser, so their diagnostics point into the YAML file.
 #pragma once

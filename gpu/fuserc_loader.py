@@ -120,7 +120,7 @@ def build_shared_library(out_dir, name, dlpack_include, cuda_home="/usr/local/cu
 
 def manifest_output_kinds(manifest, fusion):
     """{output name: "new_buffer" | "view" | "in_place"} from NAME.manifest.json
-    (DESIGN §6), or {} when there is no manifest or it says nothing."""
+    (docs/manifest.md), or {} when there is no manifest or it says nothing."""
     for entry in (manifest or {}).get("fusions", []):
         if entry.get("name") == fusion:
             return {o["name"]: o["kind"] for o in entry.get("outputs", []) if "kind" in o}

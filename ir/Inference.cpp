@@ -144,7 +144,7 @@ private:
           "operand " + std::to_string(i + 1) + " (" + quoted(spec.name) + ") of " + opName();
       if (spec.kind == OperandKind::Index && !isInteger(v->dtype()))
         fail(what + " must be an integer tensor, got " + typeString(v), int(i));
-      // rand_like's seed and offset are scalar inputs (DESIGN 2.3): the
+      // rand_like's seed and offset are scalar inputs (docs/language.md, "Scalars"): the
       // caller picks the random stream at launch, so no literal or
       // computed value stands in for them.
       if (spec.kind == OperandKind::Scalar && (!v->isScalarInput() || !isInteger(v->dtype())))

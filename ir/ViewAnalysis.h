@@ -1,4 +1,4 @@
-// The strided-view algebra behind alias analysis (DESIGN §4.3): a view of an
+// The strided-view algebra behind alias analysis (docs/passes.md, "Alias analysis"): a view of an
 // input's memory — offset, shape, strides and memory order — pushed through
 // the shape ops that only re-index memory: permute, squeeze, unsqueeze,
 // broadcast_in_dim, expand (broadcast dims get stride 0), slice, and reshape

@@ -1,4 +1,4 @@
-// The output-layout manifest NAME.manifest.json (DESIGN §6): what each
+// The output-layout manifest NAME.manifest.json (docs/manifest.md): what each
 // output looks like in memory, which outputs alias inputs, which kernels run
 // and why, for tools and people. Versioned ("format": "fuserc-manifest",
 // "version": 1) and deterministic: fixed key order, no timestamps, no paths.

@@ -1,4 +1,4 @@
-// Alias analysis (DESIGN §4.3): decides how each output gets its memory.
+// Alias analysis (docs/passes.md, "Alias analysis"): decides how each output gets its memory.
 //
 //   - An output that is only a view of an input — through permute, squeeze,
 //     unsqueeze, broadcast_in_dim/expand, slice, or a reshape the input's

@@ -1,4 +1,4 @@
-// Canonicalization (DESIGN §4.1): rewrites a fusion into the canonical form
+// Canonicalization (docs/passes.md, "Canonicalize"): rewrites a fusion into the canonical form
 // every later pass assumes.
 //
 //   - composite ops (softmax, log_softmax, layer_norm, rms_norm) are

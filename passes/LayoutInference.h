@@ -1,4 +1,4 @@
-// Layout inference (DESIGN §4.2): gives every tensor a memory order.
+// Layout inference (docs/passes.md, "Layout inference"): gives every tensor a memory order.
 //
 // Inputs keep their declared order. Every op result takes the order of its
 // dominant operand — the one whose source input has the most

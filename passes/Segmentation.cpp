@@ -204,8 +204,8 @@ private:
   // reduction writes little, while a pointwise segment leaves its outputs'
   // dirty lines in L2, written back during whatever runs next; launched
   // last, that write-back overlaps the caller's next work rather than the
-  // reduction's reads. (H100, 2026-11-25: a 128 MiB copy then a 128 MiB sum
-  // took 153.5 us, the sum first 147.1 us; torch.compile orders the same.)
+  // reduction's reads (measured in bench/README.md; torch.compile orders
+  // the same).
   void describeResult() {
     std::vector<size_t> live = graph_.groups();
     std::map<size_t, size_t> indegree;

@@ -1,4 +1,4 @@
-// Segmentation (DESIGN §4.4): splits each fusion into segments, each
+// Segmentation (docs/passes.md, "Segmentation"): splits each fusion into segments, each
 // claimed by the first scheduler (in priority order) that accepts it.
 //
 // In: a fusion after alias analysis (layouts and output kinds set). Out: a

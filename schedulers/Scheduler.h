@@ -1,5 +1,5 @@
-// The scheduler interface (DESIGN §5): a scheduler has a name and decides
-// whether it can compute a segment. The segmenter gives each segment to the
+// The scheduler interface (docs/schedulers.md, "The scheduler interface"):
+// a scheduler has a name and decides whether it can compute a segment. The segmenter gives each segment to the
 // first scheduler, in priority order, that accepts it.
 //
 // A rejection is a sentence a user can act on, naming the values involved:

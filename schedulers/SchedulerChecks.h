@@ -5,7 +5,8 @@
 // Ops that are not reductions — elementwise ops, casts, broadcasts, resizes
 // (slice, pad, cat), indexing reads (gather, index_select), scatter and
 // creation ops — are all "pointwise-like" for the schedulers: each read of a
-// producer is indexed consumer-first, for that use alone (DESIGN §5), so they
+// producer is indexed consumer-first, for that use alone (docs/schedulers.md,
+// "Consumer-first indexing"), so they
 // fit in any kernel whose loops cover the consumer.
 #pragma once
 

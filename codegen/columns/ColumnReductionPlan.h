@@ -20,20 +20,14 @@ inline constexpr int kColumnMaxRank = 8;
 inline constexpr int kColumnThreadsX = 32; // threads of a block across columns (one warp)
 inline constexpr int kColumnThreadsY = 8;  // threads of a block across rows
 inline constexpr int kColumnBlock = kColumnThreadsX * kColumnThreadsY;
-// Rows whose loads a thread keeps in flight. 8 over 4 on the H200
-// (2026-11-21): sum_outer 4314 against 4230 GB/s, gelu_bwd_bias_grad 3840
-// against 3824.
+// Rows whose loads a thread keeps in flight (8 measured faster than 4;
+// bench/README.md, "Measurements behind the code's constants").
 inline constexpr int kColumnUnroll = 8;
 inline constexpr int kColumnMaxSplits = 64; // blocks sharing one column tile's rows
 // Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200. A
 // constant rather than the device's SM count, so results (which depend on
-// the split) are the same on every GPU. On the H200 (2026-11-21) 264 beat
-// 528 and 1056: sum_outer tile + combine 239.0 + 1.9 us vs 242.3 + 3.3 and
-// 241.7 + 3.4; the gelu_bwd_bias_grad bias gradient 35.5 + 2.4 us vs
-// 36.4 + 3.8 and 36.4 + 5.4 (fewer splits: less partial traffic, longer
-// runs of rows per block; the splits were then merged by a second kernel).
-// On the H100 (2026-11-25) neither 132 or 528 blocks nor 4 or 16 rows in
-// flight moved that tile kernel (52.9 us) by more than 2%.
+// the split) are the same on every GPU. Fewer splits mean less partial
+// traffic and longer runs of rows per block (bench/README.md).
 inline constexpr int kColumnTargetBlocks = 264;
 inline constexpr int kColumnMinRowsPerSplit = kColumnThreadsY * kColumnUnroll;
 

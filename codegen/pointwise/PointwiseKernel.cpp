@@ -18,22 +18,10 @@ namespace {
 
 constexpr int kMaxRank = 8;
 constexpr int kBlock = 256;
-// Vectors per thread per step in the vec variants. On the H200 (bench,
-// 2026-11-20) 1 beat 2 and 4: bias_relu_nhwc 3303 / 3071 / 2598 GB/s,
-// swiglu 4145 / 4018 / 3672 GB/s; more per thread cost occupancy and waves.
-// Again on 2026-11-21 (one run, GB/s of swiglu / rope / bias_relu_nhwc),
-// blocks of 256 with 1 vector 3971 / 4025 / 3323; of 128 3964 / 4047 /
-// 3358; of 512 3925 / 3922 / 3239; 256 with 2 vectors 3988 / 4020 / 3187;
-// 128 with 2 vectors 4003 / 4042 / 3299: within the noise of a run. Nor
-// did the store kind matter (one run, rope / swiglu / bias_relu_nhwc): as
-// now (plain in vec, __stcs in rvec) 3993 / 4013 / 3306; __stcs in both
-// 3999 / 4027 / 3265; plain in both 3992 / 4018 / 3306. Nor does a grid
-// of fewer blocks looping over the vectors, which runs the kernel's
-// preamble (its uniform loads of every dim's strides) fewer times: on an
-// H100 (2026-11-25, two runs, GB/s of bias_relu_nhwc / swiglu / rope) one
-// block per 256 vectors 2502 / 3034 / 2971, grids of at most 4224 blocks
-// 2462 / 2885 / 2809, of 2112 2413 / 2858 / 2791, though bias_relu_nhwc's
-// kernel ran 17.0 M warp instructions instead of 21.4 M.
+// Vectors per thread per step in the vec variants, one block per 256
+// vectors: more vectors per thread cost occupancy and waves; other block
+// sizes, store kinds and grids looping over the vectors were no faster
+// (bench/README.md, "Measurements behind the code's constants").
 constexpr int kUnroll = 1;
 
 class PointwiseEmitter : public InputReader {
@@ -182,8 +170,8 @@ private:
   // (f_ext, f_st), broadcast inner dims included. The flat<V> variant is
   // the case of one collapsed dim where every tensor has stride 1 (all
   // dense, in the same layout): offsets are the vector's own, so a thread
-  // spends its instructions on its elements. (On the H200, 2026-11-21,
-  // swiglu's vec8 kernel kept the issue slots 89% busy.)
+  // spends its instructions on its elements: dense pointwise kernels are
+  // bound by issue slots before bandwidth (bench/README.md).
   std::string fastKernel(int vector, bool wide, bool dense) {
     lanes_ = vector;
     ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,

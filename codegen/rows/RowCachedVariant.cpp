@@ -21,13 +21,10 @@
 // (rows of at most kRowCachedMaxLength).
 //
 // Unchecked steps (no per-vector branch in nearly every step) and bf16
-// elements converted from their words (InputRead::lane) together cut the
-// instructions (H100, 2026-11-25, Nsight Compute, warp instructions): softmax
-// over rows of 32768 (m512) 227.1 M -> 174.8 M, issue slots 62 -> 48% busy;
-// rmsnorm 167.7 M -> 119.6 M; xent_bwd 429.3 M -> 353.0 M (72 -> 59% busy).
-// The H200 needs 1.4 times the H100's instructions per second for the same
-// share of its bandwidth; on the H100 itself (GB/s, two runs): softmax over
-// rows of 131072 / 262144 2664 / 2564 -> 2720 / 2655, xent_bwd 2797 -> 2831.
+// elements converted from their words (InputRead::lane) keep the
+// instruction count down: these kernels run out of issue slots before
+// bandwidth on GPUs with more bandwidth per SM (bench/README.md,
+// "Measurements behind the code's constants").
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/rows/RowReductionEmitter.h"
@@ -185,9 +182,8 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   // The last variant runs the rows its cache holds only in part: positions
   // re-read from global memory stay in L2 (evict_last) until the outputs'
   // pass reads them for the last time (evict_first), and the outputs,
-  // written once, leave first. H200 (2026-11-21), rows of 262144, % of copy:
-  // softmax 55 -> 59, rmsnorm 64 -> 70; given to m512 as well, rmsnorm over
-  // rows of 32768 (cached whole) fell from 95 to 92.
+  // written once, leave first. Only there: the hints made the variants
+  // that cache whole rows slower (bench/README.md).
   hints_ = &v == &std::end(kRowCachedVariants)[-1] && region != "0";
   if (hints_) {
     s += "  unsigned long long keep, drop;  // L2 policies of the re-read row positions\n";

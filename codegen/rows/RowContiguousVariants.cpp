@@ -83,8 +83,7 @@ std::string RowReductionEmitter::vectorItems(int count, int vector, const std::s
 }
 
 // Plain loads and stores: evict-first hints (__ldcs on per-row data,
-// __stcs on outputs) measured slower on the H200 (2026-11-21, GB/s without
-// / with): softmax 4080 / 3878, rmsnorm 4074 / 3825, layernorm 4110 / 3875.
+// __stcs on outputs) measured slower (bench/README.md).
 std::string RowReductionEmitter::loadVectors(Vectors vectors, int vector, const std::string &pad,
                                              const std::set<size_t> &skip) const {
   std::string s;

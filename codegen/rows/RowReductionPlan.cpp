@@ -232,8 +232,8 @@ std::string hostLaunch(const RowKernel &rk) {
   }
   s += "    }\n";
   // A block per row group, not a grid capped at the blocks the GPU holds
-  // at once: capped at 132 x 8 blocks looping over rows, the H200 measured
-  // softmax 3727 GB/s against 4080 and rmsnorm 3830 against 4074 (2026-11-21).
+  // at once: a capped grid looping over rows measured slower
+  // (bench/README.md).
   if (rk.clustered()) {
     s += "    if (cluster) {\n";
     s += "      if (groups > 2147483647LL / cluster)\n        groups = 2147483647LL / cluster;\n";

@@ -57,9 +57,8 @@ struct RowFastVariant {
 
 // Threads per SM the persistent contiguous variants ask the compiler to
 // leave room for (__launch_bounds__'s minimum blocks): with fewer, too few
-// loads are in flight while rows reduce. On the H200 (2026-11-21) layer
-// norm over rows of 8192 used 94 registers, two blocks of 256 per SM, and
-// reached 73% of copy bandwidth where softmax (64 registers) reached 96%.
+// loads are in flight while rows reduce (bench/README.md, "Measurements
+// behind the code's constants").
 inline constexpr int kRowMinThreadsPerSM = 1024;
 
 inline constexpr RowFastVariant kRowFastVariants[] = {
@@ -91,16 +90,11 @@ struct RowCachedVariant {
   int blocksPerSM;
 };
 
-// H200, bf16, 1 GiB moved (2026-11-21), % of copy bandwidth, softmax /
-// rmsnorm: two blocks of 512 threads per multiprocessor, each caching what
-// its half of the shared memory holds, over rows of 65536: 66 / 85; one of
-// 1024 caching the whole row: 58 / 85; three of 512: 64 / 86. Over rows of
-// 131072, the same: 55 / 68, 56 / 81, 54 / 71. xent_bwd (rows of 50257,
-// 100 KB cached): 2256 GB/s with two blocks of 512 per multiprocessor,
-// 1678 with one of 1024, 2021 with two of 256. Rows of 32768 (same day,
-// after the cached variants' 32-bit positions and whole-vector stores): m512
-// 86 / 95 against 75 / 90 for a block of 1024 holding the row in registers
-// (b1024x32, since dropped), so the cached variants start above 16384.
+// Two blocks of 512 threads per multiprocessor (m512), each caching what
+// its half of the shared memory holds, then one of 1024 (m1024) caching
+// what all of it holds: the shapes that measured fastest. They start above
+// kRowCachedAbove, where m512 overtakes a block of 1024 holding the row in
+// registers (bench/README.md, "Measurements behind the code's constants").
 inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1024", 1024, 1}};
 // The cluster variant (sm_90 and newer): the cached streaming kernel of a
 // block of `threads` with each row split into C equal slices, one per CTA
@@ -110,20 +104,12 @@ inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1
 // The host takes it, on devices with clusters and where the kernel has
 // code for them (PTX version 9.0 or newer), for rows neither cached
 // variant holds 3/4 of, with the fewest CTAs (2, 4 or 8, at most
-// kRowClusterMax) whose caches hold 3/4 of the row, else 8. On an H100
-// (2026-11-25, softmax / rmsnorm bf16, % of copy): rows of 262144 85 / 84
-// (m1024 alone 64 / 74), 524288 83 / 81, 1048576 62 / 68 (51 / 62). Each
-// combine is a cluster barrier that waits for the slowest CTA, so more
-// CTAs cost: at 131072, 4 CTAs caching the whole row ran 83 / 86, 8 ran
-// 62 / 69, and m1024 (7/8 of the row cached) 89 / 93; at 262144, 8 CTAs
-// caching it whole 81 / 81 against 4 caching 7/8 of it 85 / 84. One CTA of
-// 1024 per multiprocessor in clusters of 2 to 8: 74 / 89 at 131072, 70 /
-// 82 at 262144 (bench/README.md).
+// kRowClusterMax) whose caches hold 3/4 of the row, else 8. Each combine
+// is a cluster barrier that waits for the slowest CTA, so more CTAs cost
+// more than re-reading the uncached quarter (bench/README.md).
 inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
 inline constexpr int kRowClusterMax = 8;
-// Vectors per thread per step, over rows of 65536 (softmax / rmsnorm, %
-// of copy) with 1024 threads caching the whole row: 4: 58 / 84, 2: 56 /
-// 85; an earlier form with 512 threads: 4: 36 / 51, 8: 29 / 34.
+// Vectors per thread per step in the cached variants (bench/README.md).
 inline constexpr int kRowCachedUnroll = 4;
 inline constexpr int64_t kRowCachedAbove = 16384;
 // The cached variants count row positions in 32 bits: longer rows take the

@@ -5,11 +5,9 @@
 // writing phases the other way round. Tiles are padded to 33 columns, so
 // reading a column of them is free of bank conflicts.
 //
-// On the H200 (2026-11-21, GB/s of transpose_add f32 8192^2 / transpose_3d
-// f16 [64, 512, 768]): this variant 3356 / 1650; the same with tiles of 64
-// 3092 / 1163 (84 registers, 3 blocks per SM); tiles of 32 visited in
-// groups of 32 along A (blocks in flight on a square patch) 3158 / 1311;
-// capping the grid at 1056 to 4224 blocks changed nothing.
+// Tiles of 64, or tiles visited in groups along A, measured slower; a
+// capped grid changed nothing (bench/README.md, "Measurements behind the
+// code's constants").
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ReductionValues.h"
 #include "codegen/transpose/TransposeEmitter.h"

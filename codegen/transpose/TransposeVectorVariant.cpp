@@ -15,31 +15,16 @@
 // column (8 word stores, not 16 of 2 bytes), in rows along A swizzled by
 // 16-byte chunks, so the computing thread loads its 8 elements along B as
 // one 16-byte vector (not 8 loads of 2 bytes); both sides are free of bank
-// conflicts (packedStaging). On an H100 (2026-11-25, two runs each,
-// transpose_3d, copy 3000 GB/s) 2513 / 2507 GB/s before, 2523 / 2517
-// after: the H100 is not bound by these instructions; the H200, whose
-// kernel kept its issue slots 66% busy, was not available to measure it.
+// conflicts (packedStaging), cutting a thread's shared-memory instructions
+// where the kernel is bound by issue slots.
 //
-// On the H200 (2026-11-21, one run, GB/s of transpose_add f32 8192^2 /
-// transpose_3d f16 [64, 512, 768], copy 4215): this variant 4194 / 3084;
-// with __launch_bounds__ asking for 8 blocks per SM 2149 / 3190, for 4
-// 3849 / 3277 (so 2-byte vectors ask for 4: kMinBlocksV8); with tiles of 32
-// (vectors of 4 elements) 3806 / 2133; with tiles of 128 for 2-byte data
-// (100 registers) - / 2643; with tiles of 64 (A) x 128 (B), 128 x 64,
-// 32 x 128 and 128 x 32 for 2-byte data - / 3226, 3263, 2959, 3048 (64 x 64
-// 3287 in that run); loading the next tile's inputs while computing one
-// (a grid of 528 to 4224 persistent blocks, or one block per tile) 4039 to
-// 4171 / 2847 to 3039. A 100.7 MB device copy reached 4018 GB/s in that
-// run, so this variant moves the batched f16 transpose at about 82% of
-// what a copy of its size does. Finding a block's tile by magic-number
-// division rather than `/` and `%` (i32 variants): 3243 GB/s before and
-// 3332 after, transpose_add 4169 and 4206 (2026-11-21, two runs, copy 4240
-// and 4216).
-//
+// Tiles of 64 x 64 measured faster than other shapes, persistent blocks
+// prefetching the next tile, or more blocks per SM (except the 4 of
+// kMinBlocksV8 for 2-byte vectors). A block finds its tile by magic-number
+// division rather than `/` and `%` (i32 variants), which measured faster.
 // Loads and stores are plain: evict-first (streaming) accesses measured
-// slower on an H100 (2026-11-25, three runs each, transpose_3d /
-// transpose_add GB/s): plain 2513-2521 / 2946, `__stcs` stores 2499-2501 /
-// 2947, `__ldcs` loads and `__stcs` stores 2439-2440 / 2846.
+// slower. The figures are in bench/README.md, "Measurements behind the
+// code's constants".
 //
 // It runs when A and B are multiples of V and each such tensor has stride 1
 // along its contiguous dim, other strides multiples of V and an aligned
