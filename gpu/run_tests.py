@@ -254,9 +254,10 @@ def build_source(args, group, source, arch, report):
     case = case_name(args, group, stem, arch)
     work = os.path.join(args.work, group if arch == args.arch else group + "@" + arch)
     try:
+        fuserc_dir = os.path.dirname(os.path.abspath(args.fuserc))
+        options = [o.format(fuserc_dir=fuserc_dir) for o in shapes.FUSERC_OPTIONS.get(stem, ())]
         built = loader.build(args.fuserc, args.interp, source, work,
-                             args.dlpack_include, arch, args.cuda_home,
-                             shapes.FUSERC_OPTIONS.get(stem, ()))
+                             args.dlpack_include, arch, args.cuda_home, options)
         for spec in built.signature:
             loader.match_prototypes(built.name, spec["name"], built.functions[spec["name"]], spec)
     except loader.FusercError as e:

@@ -239,6 +239,11 @@ FUSERC_OPTIONS = {
     "indexing_pointwise": ["--schedulers", "alias,pointwise"],
     # resize.fus tests the pointwise generator's resize variants.
     "resize": ["--schedulers", "alias,pointwise"],
+    # plugin_f32.fus: kernels of the example plugin's own generator
+    # ({fuserc_dir}: where fuserc is; scripts/build-device-tools.sh puts the
+    # plugin beside it).
+    "plugin_f32": ["--plugin", "{fuserc_dir}/libfuserc_example_plugin.so",
+                   "--schedulers", "f32_elementwise,pointwise"],
 }
 
 # Files built and tested again for other --arch lists (case "group/stem@arch"):

@@ -2,7 +2,7 @@
 // HeaderParts.h and docs/header.md): their declarations with the size
 // macros, and their definitions — describe_outputs, workspace_size, and
 // launch, which validates every argument and then runs the kernels' host
-// code (codegen/KernelPlan.h) with the variables that code expects in scope.
+// code (schedulers/KernelPlan.h) with the variables that code expects in scope.
 #include "packaging/HeaderParts.h"
 
 #include "ir/Printer.h"
@@ -175,7 +175,7 @@ std::string voidUnused(const std::vector<std::string> &names, const std::string 
 }
 
 // The block after validation: the variables of the host code contract
-// (codegen/KernelPlan.h), then each kernel's host launch code in order.
+// (schedulers/KernelPlan.h), then each kernel's host launch code in order.
 std::string hostBlock(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::string hostCode;
@@ -261,7 +261,7 @@ std::string launch(const FusionModel &m) {
   if (!checksIndices(m))
     return wrapCall(P + "_status " + m.fusionPrefix + "_launch", launchParams(m), " {") + "\n" +
            body + hostBlock(m) + "  return " + P + "_succeed();\n}\n";
-  // The index flag around the kernels (codegen/IndexChecks.h).
+  // The index flag around the kernels (codegen/core/IndexChecks.h).
   body += "  " + P + "_TRY(" + P + "_index_flag_clear(workspace, stream));\n";
   std::string report =
       "  " + P + "_TRY(" + P + "_index_flag_read(workspace, stream, &index_error));\n";

@@ -2,7 +2,7 @@
 // describe_outputs / workspace_size / launch functions with their argument
 // validation, and, under `#ifdef NAME_IMPLEMENTATION`, the embedded fatbin,
 // its lazy thread-safe loading and each kernel's host launch code (the
-// `hostLaunch` blocks of codegen/KernelPlan.h, pasted after validation).
+// `hostLaunch` blocks of schedulers/KernelPlan.h, pasted after validation).
 //
 // In: the module after every pass (layouts, output kinds and views set), the
 // code of each fusion, the fatbin bytes. Out: the header text, identical

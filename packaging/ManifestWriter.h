@@ -1,7 +1,7 @@
 // The output-layout manifest NAME.manifest.json (docs/manifest.md): what each
 // output looks like in memory, which outputs alias inputs, which kernels run
 // and why, for tools and people. Versioned ("format": "fuserc-manifest",
-// "version": 1) and deterministic: fixed key order, no timestamps, no paths.
+// "version": 2) and deterministic: fixed key order, no timestamps, no paths.
 //
 // In: the module after every pass, the code, segmentation summary and
 // resource usage of its fusions, and the toolchain. Out: the JSON text.
@@ -19,7 +19,9 @@
 
 namespace fuserc {
 
-inline constexpr int kManifestVersion = 1;
+// 2: kernels' parameters carry their types (numbers, flags, text, arrays of
+// numbers) and each kernel names its schedule's family.
+inline constexpr int kManifestVersion = 2;
 
 struct ToolchainInfo {
   std::string fusercVersion;      // "0.1.0"

@@ -10,6 +10,17 @@
 
 namespace fuserc {
 
+// The base of the built-in schedulers that make kernels: the generator they
+// were given.
+class GeneratingScheduler : public Scheduler {
+public:
+  explicit GeneratingScheduler(const KernelGenerator *generator) : generator_(generator) {}
+  const KernelGenerator *generator() const final { return generator_; }
+
+private:
+  const KernelGenerator *generator_;
+};
+
 std::unique_ptr<Scheduler> makeAliasScheduler();
 std::unique_ptr<Scheduler> makeNormalizationScheduler(const KernelGenerator *generator);
 std::unique_ptr<Scheduler> makeReductionScheduler(const KernelGenerator *generator);

@@ -19,9 +19,9 @@ namespace {
 // Longer chains are split into several kernels.
 constexpr size_t kMaxReductionStages = 6;
 
-class NormalizationScheduler final : public Scheduler {
+class NormalizationScheduler final : public GeneratingScheduler {
 public:
-  explicit NormalizationScheduler(const KernelGenerator *generator) : generator_(generator) {}
+  using GeneratingScheduler::GeneratingScheduler;
 
   std::string_view name() const override { return "normalization"; }
   std::string_view description() const override {
@@ -71,10 +71,6 @@ public:
                                            const ScheduledSegment &segment) const override {
     return std::make_unique<ReductionSchedule>(fusion, segment, /*normalization=*/true);
   }
-  const KernelGenerator *generator() const override { return generator_; }
-
-private:
-  const KernelGenerator *generator_;
 };
 
 } // namespace

@@ -14,7 +14,8 @@
 //
 // fuserc checks the version first and calls nothing else of a plugin built
 // for another ABI. The register function adds schedulers (derived from
-// fuserc::Scheduler) under names no other scheduler has; it must not throw,
+// fuserc::Scheduler, each naming the KernelGenerator of its kernels) under
+// names no other scheduler has; it must not throw,
 // keep pointers to the registry, or load other plugins. Schedulers live as
 // long as the fuserc process; the library is never unloaded.
 //
@@ -23,9 +24,11 @@
 // executable, which exports them. Build it with the same compiler and
 // standard library as fuserc; examples/plugin/ is a complete one.
 //
-// FUSERC_PLUGIN_ABI_VERSION changes whenever Scheduler, Segment,
-// FusionAnalysis, SchedulerRegistry::add or the IR classes they expose
-// change in a way that breaks a compiled plugin.
+// FUSERC_PLUGIN_ABI_VERSION changes whenever Scheduler, Schedule,
+// KernelGenerator, KernelPlan, Segment, FusionAnalysis, SchedulerRegistry::add
+// or the IR classes they expose change in a way that breaks a compiled
+// plugin (2: schedulers make schedules and name their generators).
+// docs/plugins.md is the guide to writing one.
 #pragma once
 
 #include "schedulers/SchedulerRegistry.h"

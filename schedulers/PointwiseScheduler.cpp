@@ -9,9 +9,9 @@
 namespace fuserc {
 namespace {
 
-class PointwiseScheduler final : public Scheduler {
+class PointwiseScheduler final : public GeneratingScheduler {
 public:
-  explicit PointwiseScheduler(const KernelGenerator *generator) : generator_(generator) {}
+  using GeneratingScheduler::GeneratingScheduler;
 
   std::string_view name() const override { return "pointwise"; }
   std::string_view description() const override {
@@ -34,10 +34,6 @@ public:
                                            const ScheduledSegment &segment) const override {
     return std::make_unique<IterationSchedule>("pointwise", fusion, segment);
   }
-  const KernelGenerator *generator() const override { return generator_; }
-
-private:
-  const KernelGenerator *generator_;
 };
 
 } // namespace

@@ -11,9 +11,9 @@
 namespace fuserc {
 namespace {
 
-class ReductionScheduler final : public Scheduler {
+class ReductionScheduler final : public GeneratingScheduler {
 public:
-  explicit ReductionScheduler(const KernelGenerator *generator) : generator_(generator) {}
+  using GeneratingScheduler::GeneratingScheduler;
 
   std::string_view name() const override { return "reduction"; }
   std::string_view description() const override {
@@ -53,10 +53,6 @@ public:
                                            const ScheduledSegment &segment) const override {
     return std::make_unique<ReductionSchedule>(fusion, segment, /*normalization=*/false);
   }
-  const KernelGenerator *generator() const override { return generator_; }
-
-private:
-  const KernelGenerator *generator_;
 };
 
 } // namespace

@@ -1,6 +1,6 @@
 // The scheduler interface (docs/schedulers.md, "The scheduler interface"):
-// a scheduler has a name and decides whether it can compute a segment. The segmenter gives each segment to the
-// first scheduler, in priority order, that accepts it.
+// a scheduler has a name and decides whether it can compute a segment. The segmenter gives each
+// segment to the first scheduler, in priority order, that accepts it.
 //
 // A rejection is a sentence a user can act on, naming the values involved:
 // "'t19' (sum) is a reduction". Dumps print it after the scheduler's name

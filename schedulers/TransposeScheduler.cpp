@@ -9,9 +9,9 @@
 namespace fuserc {
 namespace {
 
-class TransposeScheduler final : public Scheduler {
+class TransposeScheduler final : public GeneratingScheduler {
 public:
-  explicit TransposeScheduler(const KernelGenerator *generator) : generator_(generator) {}
+  using GeneratingScheduler::GeneratingScheduler;
 
   std::string_view name() const override { return "transpose"; }
   std::string_view description() const override {
@@ -61,10 +61,6 @@ public:
                                            const ScheduledSegment &segment) const override {
     return std::make_unique<IterationSchedule>("transpose", fusion, segment);
   }
-  const KernelGenerator *generator() const override { return generator_; }
-
-private:
-  const KernelGenerator *generator_;
 };
 
 } // namespace

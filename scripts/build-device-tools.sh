@@ -7,7 +7,8 @@
 # /usr/local/cuda/lib64 for libnvrtc).
 #
 # Usage: scripts/build-device-tools.sh [BUILD_DIR]     (default: build-device)
-# Result: BUILD_DIR/bin/{fuserc,fuserc-interp,lib*.so.*}, a directory to
+# Result: BUILD_DIR/bin/{fuserc,fuserc-interp,lib*.so.*} and the example
+# scheduler plugin (libfuserc_example_plugin.so, for gpu/cases/plugin_f32.fus), a directory to
 # carry to the GPU machine as it is (e.g. copied to .carry/bin).
 set -euo pipefail
 
@@ -18,12 +19,12 @@ command -v nvcc >/dev/null && cuda_root="$(dirname "$(dirname "$(command -v nvcc
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCUDAToolkit_ROOT="$cuda_root" -DFUSERC_PORTABLE_TOOLS=ON
-cmake --build "$build" --target fuserc fuserc-interp -- -j "${JOBS:-$(nproc)}"
+cmake --build "$build" --target fuserc fuserc-interp fuserc_example_plugin -- -j "${JOBS:-$(nproc)}"
 
 bin="$build/bin"
 rm -rf "$bin"
 mkdir -p "$bin"
-cp "$build/cli/fuserc" "$build/tools/fuserc-interp" "$bin/"
+cp "$build/cli/fuserc" "$build/tools/fuserc-interp" "$build/plugins/libfuserc_example_plugin.so" "$bin/"
 strip --strip-unneeded "$bin/fuserc" "$bin/fuserc-interp"
 
 # The shared libraries still needed, but for glibc's and CUDA's.

@@ -200,6 +200,8 @@ std::string ResizeVectorVariant::kernelName(bool wide) const {
   return kernel_.base + "_rvec" + std::to_string(lanes_) + (wide ? "_i64" : "_i32");
 }
 
+// One function on purpose: it prints one kernel's text top to bottom, in
+// the order the generated CUDA reads.
 std::string ResizeVectorVariant::emitKernel(bool wide) {
   const Value &ref = kernel_.reference;
   const size_t rank = ref.rank();

@@ -143,6 +143,8 @@ std::string RowReductionEmitter::clusterScratch() const {
   return s + "  int cl_at = 0;  // this row's slots: 0 or " + slots + "\n";
 }
 
+// One function on purpose: it prints one kernel's text top to bottom, in
+// the order the generated CUDA reads.
 std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vector) {
   registers_.clear();
   cluster_ = &v == &kRowClusterVariant;

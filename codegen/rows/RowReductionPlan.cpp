@@ -266,33 +266,8 @@ std::vector<int64_t> dimNumbers(const std::vector<size_t> &dims) {
   return std::vector<int64_t>(dims.begin(), dims.end());
 }
 
-} // namespace
-
-void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
-  plan.name = rk.base;
-  plan.scheduler = std::string(rk.segment->scheduler->name());
-  plan.segment = static_cast<int>(rk.segment->id);
-  for (const Op *op : rk.segment->segment.ops())
-    plan.ops.push_back(rk.fusion->analysis->name(*op->result()));
-  std::string reductions, accumulate;
-  for (const Op *op : rk.rows.reductions) {
-    reductions += (reductions.empty() ? "" : " ") + rk.fusion->analysis->name(*op->result()) + "(" +
-                  std::string(op->info().name) + ")";
-    accumulate += (accumulate.empty() ? "" : " ") +
-                  std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
-  }
-  plan.parameters = rk.segment->schedule->fields();
-  plan.parameters.insert(plan.parameters.end(), {{"row_dims", dimNumbers(rk.keptDims)},
-                                                 {"row_length_dims", dimNumbers(rk.reducedDims)},
-                                                 {"reductions", reductions},
-                                                 {"accumulate", accumulate}});
-  std::string streamed;
-  for (size_t t = 0; t < rk.tensors.size(); ++t)
-    if (rk.streams[t])
-      streamed += (streamed.empty() ? "" : ", ") + rk.tensors[t].what +
-                  (rk.streams[t]->alongRow ? "" : " (one per row)");
-  plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
-  plan.parameters.push_back({"vector", int64_t{rk.vector}});
+// Every variant of the kernel, in the order the selection rule tries them.
+void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : rk.vectorWidths()) {
       std::string what =
@@ -352,6 +327,10 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
              std::to_string(v.items) + " elements per thread in registers";
     plan.variants.push_back({rowKernelName(rk, v), "general: " + what});
   }
+}
+
+// The rule the host block follows to pick a variant, in words.
+std::string rowSelectionRule(const RowKernel &rk) {
   const std::string V = std::to_string(rk.vector);
   std::string rule = "L = elements per row (product of the reduced extents). When L >= 1 and "
                      "every streamed tensor holds each row contiguously, a contiguous variant "
@@ -399,7 +378,38 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
                              " <= L <= " + std::to_string(v.maxLength()) + "; ";
     below = std::max(below, v.maxLength());
   }
-  plan.selection = rule;
+  return rule;
+}
+
+} // namespace
+
+void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
+  plan.name = rk.base;
+  plan.scheduler = std::string(rk.segment->scheduler->name());
+  plan.segment = static_cast<int>(rk.segment->id);
+  for (const Op *op : rk.segment->segment.ops())
+    plan.ops.push_back(rk.fusion->analysis->name(*op->result()));
+  std::string reductions, accumulate;
+  for (const Op *op : rk.rows.reductions) {
+    reductions += (reductions.empty() ? "" : " ") + rk.fusion->analysis->name(*op->result()) + "(" +
+                  std::string(op->info().name) + ")";
+    accumulate += (accumulate.empty() ? "" : " ") +
+                  std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
+  }
+  plan.parameters = rk.segment->schedule->fields();
+  plan.parameters.insert(plan.parameters.end(), {{"row_dims", dimNumbers(rk.keptDims)},
+                                                 {"row_length_dims", dimNumbers(rk.reducedDims)},
+                                                 {"reductions", reductions},
+                                                 {"accumulate", accumulate}});
+  std::string streamed;
+  for (size_t t = 0; t < rk.tensors.size(); ++t)
+    if (rk.streams[t])
+      streamed += (streamed.empty() ? "" : ", ") + rk.tensors[t].what +
+                  (rk.streams[t]->alongRow ? "" : " (one per row)");
+  plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
+  plan.parameters.push_back({"vector", int64_t{rk.vector}});
+  addRowVariants(rk, plan);
+  plan.selection = rowSelectionRule(rk);
   plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
                         "block), 2^31 - 1), a grid-stride loop over rows; the cached variant's "
                         "dynamic shared memory as its selection says";

@@ -45,6 +45,8 @@ std::string bytesType(int v, DType storage) {
 
 } // namespace
 
+// One function on purpose: it prints one kernel's text top to bottom, in
+// the order the generated CUDA reads.
 std::string TransposeEmitter::vectorKernel(bool wide) {
   const int V = vector_, TA = vectorTileA_, TB = vectorTileB_;
   // Vectors along A (staging, writing): LA threads a row, RA rows a pass,

@@ -157,6 +157,7 @@ void expectRefused(const char *what, validation_status status, const char *messa
          "status " + std::to_string(got) + ", \"" + error + "\"");
 }
 
+// One function on purpose: the checks of one wrapper, in the order of its arguments.
 void scaleAddChecks() {
   const int64_t n = 4099 * 4; // a multiple of the vector width
   std::vector<float> hx = ramp(n + 8, 1.0f), hy = ramp(n + 8, 3.0f);

@@ -1,8 +1,10 @@
 // Plugins that break the contract of schedulers/Plugin.h in one way each,
-// for the lit tests of fuserc's plugin errors. Built three times:
+// for the lit tests of fuserc's plugin errors. Built four times:
 //   FUSERC_BROKEN_NO_REGISTER  defines the version but no register function;
 //   FUSERC_BROKEN_ABI          reports a plugin ABI version fuserc does not have;
-//   FUSERC_BROKEN_DUPLICATE    registers a scheduler named "pointwise".
+//   FUSERC_BROKEN_DUPLICATE    registers a scheduler named "pointwise";
+//   FUSERC_BROKEN_NO_GENERATOR registers "claims_all", which accepts every
+//                              segment but has no kernel generator.
 #include "schedulers/Plugin.h"
 
 #include <memory>
@@ -11,11 +13,19 @@ namespace {
 
 class ClashingScheduler final : public fuserc::Scheduler {
 public:
+#ifdef FUSERC_BROKEN_NO_GENERATOR
+  std::string_view name() const override { return "claims_all"; }
+  std::string_view description() const override { return "claims segments it cannot compile"; }
+  fuserc::Verdict canSchedule(const fuserc::Segment &) const override {
+    return fuserc::Verdict::accept();
+  }
+#else
   std::string_view name() const override { return "pointwise"; }
   std::string_view description() const override { return "a name that is already taken"; }
   fuserc::Verdict canSchedule(const fuserc::Segment &) const override {
     return fuserc::Verdict::reject("never");
   }
+#endif
   std::unique_ptr<const fuserc::Schedule>
   schedule(const fuserc::SegmentedFusion &, const fuserc::ScheduledSegment &) const override {
     return nullptr;

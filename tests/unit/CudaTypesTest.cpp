@@ -1,4 +1,4 @@
-// Unit tests of CUDA literals (codegen/CudaTypes.h): what the generated code
+// Unit tests of CUDA literals (codegen/core/CudaTypes.h): what the generated code
 // writes for attribute values such as full's `value` and pad's `value`.
 #include "codegen/core/CudaTypes.h"
 

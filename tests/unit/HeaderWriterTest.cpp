@@ -1,7 +1,7 @@
 // Unit tests of the header writer (packaging/HeaderWriter.h) on the fixture
 // fusions (PackagingFixtures.h): the shape of the C interface docs/header.md
 // promises, the validation code it generates, the host code contract of
-// codegen/KernelPlan.h, and refusals. Compiling and running the header is
+// schedulers/KernelPlan.h, and refusals. Compiling and running the header is
 // tested in tests/header/.
 #include "packaging/HeaderWriter.h"
 #include "PackagingFixtures.h"

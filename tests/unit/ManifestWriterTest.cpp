@@ -54,7 +54,7 @@ TEST(ManifestWriter, StartsWithFormatVersionToolchainAndArchs) {
   std::string json = scaleAndViews().json;
   EXPECT_EQ(json.substr(0, json.find("  \"fusions\"")), R"j({
   "format": "fuserc-manifest",
-  "version": 1,
+  "version": 2,
   "name": "kernels",
   "fuserc_version": "0.1.0",
   "cuda_toolkit_version": "13.0",
@@ -158,8 +158,9 @@ TEST(ManifestWriter, DescribesKernelsParametersSelectionGeometryAndBytesMoved) {
   EXPECT_TRUE(contains(json, R"j("name": "scale_k0",
           "segment": 0,
           "scheduler": "pointwise",
+          "family": "pointwise",
           "ops": ["y = mul(x, s)"],
-          "parameters": {"block": "256", "vector": "4 or 1"},)j"))
+          "parameters": {"block": 256, "vector": "4 or 1"},)j"))
       << json;
   EXPECT_TRUE(contains(json, R"j("selection": "the first variant whose condition holds",
           "launch_geometry": "grid ceildiv(N*C / vector, 256), block 256",

@@ -1,7 +1,7 @@
 // Fusions and hand-written kernel code for the header and manifest tests:
 // small fusions run through the pass pipeline, each with a FusionCode a code
 // generator could have produced — real CUDA kernels, their argument structs
-// and host launch blocks following codegen/KernelPlan.h.
+// and host launch blocks following schedulers/KernelPlan.h.
 //
 //   scale  x: f32[N, C] layout(1, 0), s: f32 -> y = x * s (a new buffer in
 //          x's layout); two variants, vec4 when everything is 16-byte aligned
@@ -10,7 +10,7 @@
 //          a made-up workspace of 4*M*K bytes so launch checks it
 //   mask   x: bf16[B, 8], keep: bool[B, 8] -> y = where(keep, x, 0)
 //   take   x: f32[N], i: i64[K] -> y = index_select(x, i): its indices are
-//          checked (codegen/IndexChecks.h), through a 256-byte workspace
+//          checked (codegen/core/IndexChecks.h), through a 256-byte workspace
 #pragma once
 
 #include "TestSupport.h"
@@ -19,6 +19,7 @@
 #include "passes/AliasAnalysis.h"
 #include "passes/Canonicalize.h"
 #include "passes/LayoutInference.h"
+#include "passes/Segmentation.h"
 #include "schedulers/KernelPlan.h"
 #include "schedulers/SchedulerRegistry.h"
 #include "schedulers/SegmentedFusion.h"
@@ -138,6 +139,7 @@ extern "C" __global__ void scale_k0_vec4(scale_k0_args a) {
   KernelPlan k;
   k.name = "scale_k0";
   k.scheduler = "pointwise";
+  k.family = "pointwise";
   k.segment = 0;
   k.ops = {"y = mul(x, s)"};
   k.parameters = {{"block", int64_t{256}}, {"vector", "4 or 1"}};
@@ -223,6 +225,7 @@ extern "C" __global__ void mask_k0(mask_k0_args a) {
   KernelPlan k;
   k.name = "mask_k0";
   k.scheduler = "pointwise";
+  k.family = "pointwise";
   k.segment = 0;
   k.ops = {"y = where(keep, x, 0)"};
   k.variants = {{"mask_k0", "always"}};
@@ -271,6 +274,7 @@ extern "C" __global__ void take_k0(take_k0_args a) {
   KernelPlan k;
   k.name = "take_k0";
   k.scheduler = "pointwise";
+  k.family = "pointwise";
   k.segment = 0;
   k.ops = {"y = index_select(x, i, dim=0)"};
   k.variants = {{"take_k0", "always"}};

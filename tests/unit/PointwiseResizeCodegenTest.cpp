@@ -1,4 +1,4 @@
-// The pointwise generator's rvec variants (codegen/PointwiseResizeVariant.h):
+// The pointwise generator's rvec variants (codegen/pointwise/PointwiseResizeVariant.h):
 // which segments get them, what the kernels read and how the host picks
 // them; every resize case of the GPU tests compiles with NVRTC.
 #include "CodegenTestSupport.h"

@@ -1,5 +1,5 @@
 // Tests of the strided-view algebra behind alias analysis
-// (passes/ViewAnalysis.h): dense strides, the view ops, and the reshape
+// (ir/ViewAnalysis.h): dense strides, the view ops, and the reshape
 // grouping that decides whether a reshape is expressible as strides.
 #include "ir/ViewAnalysis.h"
 
