@@ -7,8 +7,8 @@
 #include "packaging/HeaderParts.h"
 
 #include "packaging/HeaderWriter.h"
-#include "packaging/Json.h"
 #include "passes/ViewAnalysis.h"
+#include "support/Json.h"
 
 #include <algorithm>
 #include <cstdlib>
