@@ -211,8 +211,8 @@ std::string hostBlock(const FusionModel &m) {
 }
 
 // The checks that ask the driver, after every other check passed (see
-// check_context in HeaderRuntime.cpp): the current context's device, then
-// the memory of each tensor and of the workspace.
+// check_context in runtime/argument_checks.c): the current context's
+// device, then the memory of each tensor and of the workspace.
 std::string memoryChecks(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::string code;
@@ -281,11 +281,7 @@ std::string launch(const FusionModel &m) {
 
 std::string pasted(const std::string &text, const std::string &prefix, size_t indent) {
   std::string code;
-  std::string named = text;
-  for (size_t pos = named.find("FUSERC_NAME"); pos != std::string::npos;
-       pos = named.find("FUSERC_NAME", pos + prefix.size())) {
-    named.replace(pos, 11, prefix);
-  }
+  std::string named = substitutePrefix(text, prefix);
   size_t start = 0;
   while (start < named.size()) {
     size_t end = named.find('\n', start);

@@ -1,10 +1,15 @@
 // The pieces the header writer (HeaderWriter.h) assembles, shared by its
 // implementation files: the runtime support every header carries
-// (HeaderRuntime.cpp), and per fusion the interface model
-// (HeaderFusionModel.cpp), the validation functions (HeaderValidation.cpp) and
-// the public entry points (HeaderEntryPoints.cpp).
+// (HeaderRuntime.cpp, from the C files of runtime/), and per fusion the
+// interface model (HeaderFusionModel.cpp), the validation functions
+// (HeaderValidation.cpp) and the public entry points (HeaderEntryPoints.cpp).
 //
-// Templates write the header's prefix NAME as `@P@`; substitutePrefix fills it in.
+// Everything fuserc substitutes into generated C names the header's prefix
+// NAME the one way, kNamePlaceholder: the runtime files and the host code
+// from codegen (codegen/KernelPlan.h) write `FUSERC_NAME_status`,
+// `FUSERC_NAME_launch_kernel`, ..., which are C identifiers, so the files
+// compile on their own (tests/runtime/); substitutePrefix spells them
+// `NAME_status`, ...
 #pragma once
 
 #include "ir/Fusion.h"
@@ -17,6 +22,8 @@
 
 namespace fuserc::header {
 
+inline constexpr std::string_view kNamePlaceholder = "FUSERC_NAME";
+// `text` with every kNamePlaceholder replaced by `prefix`.
 std::string substitutePrefix(std::string_view text, std::string_view prefix);
 // Whether `identifier` occurs in `code` as a whole token.
 bool mentions(std::string_view code, std::string_view identifier);
@@ -26,16 +33,13 @@ std::string runtimeDeclarations(const std::string &prefix);
 // Everything the fusions' implementations share: includes, the extent
 // helpers, error reporting, argument checks, the embedded fatbin, its loader
 // and NAME_launch_kernel, and with `clusters` (a kernel launches in
-// thread-block clusters) clusterLaunchSupport. `kernels` lists every kernel
-// symbol of the fatbin.
+// thread-block clusters) NAME_clusters_supported and
+// NAME_launch_cluster_kernel, which headers without such kernels leave out:
+// they need no cuLaunchKernelEx (CUDA 12.0 and newer drivers). `kernels`
+// lists every kernel symbol of the fatbin.
 std::string runtimeImplementation(const std::string &prefix,
                                   const std::vector<std::string> &kernels,
                                   const std::string &fatbin, bool clusters);
-// NAME_clusters_supported and NAME_launch_cluster_kernel
-// (HeaderClusterLaunch.cpp), part of runtimeImplementation where a kernel
-// launches in clusters: headers without such kernels need no
-// cuLaunchKernelEx (CUDA 12.0 and newer drivers).
-std::string clusterLaunchSupport(const std::string &prefix);
 // The file-scope identifiers runtimeDeclarations and runtimeImplementation
 // define, without the prefix ("status", "launch_kernel", ...).
 const std::vector<std::string> &runtimeIdentifiers();
@@ -87,8 +91,8 @@ Layout inputLayout(const Value &input);
 std::string wrapCall(const std::string &head, const std::vector<std::string> &args,
                      const std::string &tail, size_t indent = 0);
 
-// Code from codegen with `FUSERC_NAME` spelled as the prefix, every
-// non-empty line indented by `indent`.
+// Code from codegen, substituted (substitutePrefix), every non-empty line
+// indented by `indent`.
 std::string pasted(const std::string &text, const std::string &prefix, size_t indent);
 
 // The validation section of one fusion: the bound/expected structs,

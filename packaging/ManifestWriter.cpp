@@ -8,7 +8,7 @@
 
 #include "ir/ViewAnalysis.h"
 #include "packaging/HeaderWriter.h"
-#include "packaging/Json.h"
+#include "support/Json.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -22,8 +22,10 @@
 //       static NAME_status NAME_zero_words(void *p, size_t words, CUstream stream);
 //     which zeroes 32-bit words of device memory in stream order.
 // The block evaluates `st = NAME_launch_kernel(...)` and `return st;` when it
-// is not NAME_OK. `NAME` in the block is written literally as `FUSERC_NAME`,
-// which the header writer replaces.
+// is not NAME_OK. `NAME` in the block (and in `argsStruct`) is written
+// `FUSERC_NAME` (`FUSERC_NAME_launch_kernel`, ...), the one placeholder of
+// everything the header writer substitutes into generated C
+// (packaging/HeaderParts.h, substitutePrefix).
 //
 // Workspace. `ws` holds, in order, each 256-aligned: the index flag when the
 // fusion checks indices (IndexChecks.h: 256 bytes; a kernel whose segment

@@ -9,7 +9,7 @@
 // internal error.
 #include "frontend/Frontend.h"
 #include "ir/interp/Interpreter.h"
-#include "tools/JsonWriter.h"
+#include "support/Json.h"
 #include "tools/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -87,87 +87,53 @@ const Fusion *selectFusion(const Module &module, const Options &options) {
   return nullptr;
 }
 
-void writeShape(JsonWriter &json, const std::vector<Extent> &shape) {
-  json.arrayBegin();
+Json shapeJson(const std::vector<Extent> &shape) {
+  Json out = Json::array();
   for (const Extent &e : shape) {
     if (std::optional<int64_t> c = e.constant())
-      json.value(*c);
+      out.push(*c);
     else
-      json.value(e.str());
+      out.push(e.str());
   }
-  json.arrayEnd();
+  return out;
 }
 
-void writeLayout(JsonWriter &json, const Layout &layout) {
-  json.arrayBegin();
+Json layoutJson(const Layout &layout) {
+  Json out = Json::array();
   for (int64_t d : layout)
-    json.value(d);
-  json.arrayEnd();
+    out.push(d);
+  return out;
 }
 
 // Every fusion's inputs and outputs (names, dtypes, declared shapes and
 // layouts), in declaration order; members sorted by key.
 void printSignature(const Module &module) {
-  JsonWriter json(llvm::outs());
-  json.objectBegin();
-  json.key("fusions");
-  json.arrayBegin();
+  Json fusions = Json::array();
   for (const auto &f : module.fusions) {
-    json.objectBegin();
-    json.key("inputs");
-    json.arrayBegin();
-    for (const Value *in : f->inputs()) {
-      json.objectBegin();
-      json.key("dtype");
-      json.value(dtypeName(in->dtype()));
-      json.key("layout");
-      writeLayout(json, in->layout());
-      json.key("name");
-      json.value(in->name());
-      json.key("scalar");
-      json.value(in->isScalarInput());
-      json.key("shape");
-      writeShape(json, in->shape());
-      json.key("strided");
-      json.value(in->isStrided());
-      json.objectEnd();
-    }
-    json.arrayEnd();
-    json.key("name");
-    json.value(f->name());
-    json.key("outputs");
-    json.arrayBegin();
-    for (const FusionOutput &out : f->outputs()) {
-      json.objectBegin();
-      json.key("aliases");
-      if (out.aliases)
-        json.value(out.aliases->name());
-      else
-        json.null();
-      json.key("dtype");
-      json.value(dtypeName(out.value->dtype()));
-      json.key("layout");
-      if (out.pinnedLayout)
-        writeLayout(json, *out.pinnedLayout);
-      else
-        json.null();
-      json.key("name");
-      json.value(out.name);
-      json.key("shape");
-      writeShape(json, out.value->shape());
-      json.objectEnd();
-    }
-    json.arrayEnd();
-    json.key("symbols");
-    json.arrayBegin();
-    for (const std::string &s : f->symbols())
-      json.value(s);
-    json.arrayEnd();
-    json.objectEnd();
+    Json inputs = Json::array();
+    for (const Value *in : f->inputs())
+      inputs.push(Json::object()
+                      .set("dtype", dtypeName(in->dtype()))
+                      .set("layout", layoutJson(in->layout()))
+                      .set("name", in->name())
+                      .set("scalar", in->isScalarInput())
+                      .set("shape", shapeJson(in->shape()))
+                      .set("strided", in->isStrided()));
+    Json outputs = Json::array();
+    for (const FusionOutput &out : f->outputs())
+      outputs.push(Json::object()
+                       .set("aliases", out.aliases ? Json(out.aliases->name()) : Json())
+                       .set("dtype", dtypeName(out.value->dtype()))
+                       .set("layout", out.pinnedLayout ? layoutJson(*out.pinnedLayout) : Json())
+                       .set("name", out.name)
+                       .set("shape", shapeJson(out.value->shape())));
+    fusions.push(Json::object()
+                     .set("inputs", inputs)
+                     .set("name", f->name())
+                     .set("outputs", outputs)
+                     .set("symbols", Json::strings(f->symbols())));
   }
-  json.arrayEnd();
-  json.objectEnd();
-  llvm::outs() << "\n";
+  llvm::outs() << Json::object().set("fusions", fusions).print(JsonLayout::OnePerLine);
 }
 
 // DIR/<input>.npy for every input; false (after printing why) on any error.

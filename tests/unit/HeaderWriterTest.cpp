@@ -223,6 +223,26 @@ TEST(HeaderWriter, RefusesTwoKernelsWithOneSymbol) {
   EXPECT_EQ(header.error, "kernels scale_k0 and views_k0 both define the symbol scale_k0");
 }
 
+// The runtime files (packaging/runtime/) write the header's name as
+// FUSERC_NAME; runtimeIdentifiers is read off them.
+TEST(HeaderWriter, SpellsEveryPlaceholderAsTheHeadersName) {
+  std::string h = generate().header.text;
+  EXPECT_FALSE(contains(h, "FUSERC_NAME"));
+  EXPECT_TRUE(contains(h, "const char *caller = kernels_caller ? kernels_caller : \"kernels\";"));
+}
+
+TEST(HeaderWriter, RuntimeIdentifiersAreTheNamesTheRuntimeDefines) {
+  std::string h = generate().header.text;
+  const std::vector<std::string> &ids = header::runtimeIdentifiers();
+  EXPECT_GT(ids.size(), 50u);
+  for (const std::string &id : ids) {
+    // The fixtures launch no clusters: their headers leave that part out.
+    if (id == "clusters_supported" || id == "launch_cluster_kernel")
+      continue;
+    EXPECT_TRUE(header::mentions(h, "kernels_" + id)) << id;
+  }
+}
+
 TEST(HeaderWriter, SameInputsGiveIdenticalBytes) {
   EXPECT_EQ(generate().header.text, generate().header.text);
 }

@@ -1,10 +1,9 @@
-// Unit tests of the manifest writer (packaging/ManifestWriter.h), its JSON
-// printer (packaging/Json.h) and the segmentation summary it reports
-// (packaging/SegmentSummary.h), on the fixture fusions of
-// PackagingFixtures.h run through the real passes and segmentation.
+// Unit tests of the manifest writer (packaging/ManifestWriter.h) and the
+// segmentation summary it reports (packaging/SegmentSummary.h), on the
+// fixture fusions of PackagingFixtures.h run through the real passes and
+// segmentation. Its JSON printer is tested in JsonTest.cpp.
 #include "packaging/ManifestWriter.h"
 #include "PackagingFixtures.h"
-#include "packaging/Json.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -261,25 +260,6 @@ TEST(ManifestWriter, CurrentToolchainEmbedsPtxOfTheNewestArch) {
   EXPECT_EQ(info.nvrtcVersion, nvrtcVersionString());
   EXPECT_FALSE(info.fusercVersion.empty());
   EXPECT_NE(info.cudaToolkitVersion, "unknown");
-}
-
-TEST(Json, EscapesQuotesBackslashesAndControlCharacters) {
-  EXPECT_EQ(jsonQuote("a\"b\\c\nd\te\x01"), R"j("a\"b\\c\nd\te\u0001")j");
-  EXPECT_EQ(jsonQuote("\xce\xbc"), "\"\xce\xbc\""); // UTF-8 passes through
-}
-
-TEST(Json, KeepsShortScalarListsOnOneLineAndKeysInInsertionOrder) {
-  Json doc = Json::object();
-  doc.set("z", Json::strings({"N", "C"})).set("a", Json::object().set("k", 1).set("b", true));
-  doc.set("nested", Json::array().push(Json::array().push(1)));
-  EXPECT_EQ(doc.print(), R"j({
-  "z": ["N", "C"],
-  "a": {"k": 1, "b": true},
-  "nested": [
-    [1]
-  ]
-}
-)j");
 }
 
 } // namespace

@@ -1,9 +1,12 @@
-// A small JSON value and its printer, for the manifest: objects keep their
-// keys in insertion order, so the output is exactly as deterministic as the
-// code that builds it (no hashing, no sorting, no floats).
+// fuserc's one JSON writer: a small value and its printer, for the manifest
+// (packaging/ManifestWriter.h) and fuserc-interp's `--signature`. Objects
+// keep their keys in insertion order, so the output is exactly as
+// deterministic as the code that builds it (no hashing, no sorting, no
+// floats).
 //
-// Printing: two-space indentation; an array or object whose members are all
-// scalars is kept on one line when that line fits in 100 columns.
+// llvm/Support/JSON.h cannot replace it: with Clang in C++20 against
+// libstdc++ 12 it does not compile (llvm-project issue #55780), and the
+// sanitizer and fuzzing build is a Clang build.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +17,16 @@
 #include <vector>
 
 namespace fuserc {
+
+// How Json::print lays a document out; both indent by two spaces.
+enum class JsonLayout {
+  // An array or object whose members are all scalars stays on one line when
+  // that line fits in 100 columns (the manifest).
+  ShortListsInline,
+  // Every member and element on a line of its own, `[]` and `{}` when
+  // empty: llvm::json's layout with an indent of 2 (fuserc-interp).
+  OnePerLine,
+};
 
 class Json {
 public:
@@ -43,11 +56,12 @@ public:
   Json &set(std::string key, Json item);
 
   // The document, ending with a newline.
-  std::string print() const;
+  std::string print(JsonLayout layout = JsonLayout::ShortListsInline) const;
 
 private:
   bool isScalar() const;
-  void print(std::string &out, size_t indent) const;
+  bool isEmpty() const;
+  void print(std::string &out, size_t indent, JsonLayout layout) const;
   // The one-line form, when the value and all its members are scalars.
   bool printInline(std::string &out) const;
 

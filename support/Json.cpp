@@ -1,5 +1,5 @@
-// The manifest's JSON value and printer (see Json.h).
-#include "packaging/Json.h"
+// The JSON value and its printer (see Json.h).
+#include "support/Json.h"
 
 #include <cstdio>
 
@@ -64,9 +64,17 @@ bool Json::isScalar() const {
   return !std::holds_alternative<Array>(value_) && !std::holds_alternative<Object>(value_);
 }
 
-std::string Json::print() const {
+bool Json::isEmpty() const {
+  if (const auto *a = std::get_if<Array>(&value_))
+    return a->empty();
+  if (const auto *o = std::get_if<Object>(&value_))
+    return o->empty();
+  return false;
+}
+
+std::string Json::print(JsonLayout layout) const {
   std::string out;
-  print(out, 0);
+  print(out, 0, layout);
   return out + "\n";
 }
 
@@ -101,12 +109,20 @@ bool Json::printInline(std::string &out) const {
   return true;
 }
 
-void Json::print(std::string &out, size_t indent) const {
-  // `out` ends with the text before this value on its line.
-  size_t lineStart = out.rfind('\n');
-  size_t column = out.size() - (lineStart == std::string::npos ? 0 : lineStart + 1);
+void Json::print(std::string &out, size_t indent, JsonLayout layout) const {
   std::string oneLine;
-  if (printInline(oneLine) && column + oneLine.size() <= 100) {
+  bool fits = false;
+  if (printInline(oneLine)) {
+    if (layout == JsonLayout::OnePerLine) {
+      fits = isScalar() || isEmpty();
+    } else {
+      // `out` ends with the text before this value on its line.
+      size_t lineStart = out.rfind('\n');
+      size_t column = out.size() - (lineStart == std::string::npos ? 0 : lineStart + 1);
+      fits = column + oneLine.size() <= 100;
+    }
+  }
+  if (fits) {
     out += oneLine;
     return;
   }
@@ -115,7 +131,7 @@ void Json::print(std::string &out, size_t indent) const {
     out += "[\n";
     for (size_t k = 0; k < a->size(); ++k) {
       out += inner;
-      (*a)[k].print(out, indent + 2);
+      (*a)[k].print(out, indent + 2, layout);
       out += k + 1 < a->size() ? ",\n" : "\n";
     }
     out += std::string(indent, ' ') + "]";
@@ -123,7 +139,7 @@ void Json::print(std::string &out, size_t indent) const {
     out += "{\n";
     for (size_t k = 0; k < o->size(); ++k) {
       out += inner + jsonQuote((*o)[k].first) + ": ";
-      (*o)[k].second.print(out, indent + 2);
+      (*o)[k].second.print(out, indent + 2, layout);
       out += k + 1 < o->size() ? ",\n" : "\n";
     }
     out += std::string(indent, ' ') + "}";
