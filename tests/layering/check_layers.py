@@ -80,7 +80,7 @@ def main():
         problems.append("layer map: cycle " + " -> ".join(cycle))
     for top in sorted(os.listdir(root)):
         path = os.path.join(root, top)
-        if not os.path.isdir(path) or top in UNMAPPED or top.startswith("build"):
+        if not os.path.isdir(path) or top in UNMAPPED or top.startswith(("build", ".")):
             continue
         for dirpath, dirnames, filenames in os.walk(path):
             dirnames.sort()
