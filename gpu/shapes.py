@@ -212,14 +212,22 @@ INT_RANGES = {
     "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
 }
+BINDINGS["reduction_broadcasts.sum_dtype"] = [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}]
+
 # indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
 for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):
     BINDINGS["indexing_pointwise." + _fusion] = BINDINGS["indexing." + _fusion]
     INT_RANGES["indexing_pointwise." + _fusion] = INT_RANGES["indexing." + _fusion]
 
-# Cases too large for the interpreter, checked against PyTorch on the GPU
-# instead: more than 2^31 elements, so 32-bit indexing would go wrong.
+# Cases checked against PyTorch on the GPU instead of the interpreter: more
+# than 2^31 elements, so 32-bit indexing would go wrong (too large for the
+# interpreter), and reproducers of wrong results reported against PyTorch.
 LARGE_CASES = {
+    "reduction_broadcasts.sum_dtype_torch": {
+        "bindings": [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}],
+        "torch": lambda torch, x: (x * x.sum(-1, dtype=torch.float64)
+                                   + x.sum(dtype=torch.float64)),
+    },
     "big_add_relu.big_add_relu_1d": {
         "bindings": [{"N": 2**31 + 13}],
         "torch": lambda torch, x, b: torch.relu(x + b),

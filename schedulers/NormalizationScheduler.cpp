@@ -7,6 +7,8 @@
 #include "schedulers/BuiltinSchedulers.h"
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
+#include "schedulers/ReductionGrouping.h"
+#include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
 
 namespace fuserc {
@@ -64,6 +66,10 @@ public:
         return Verdict::reject(a.quoted(*out) + " " + typeString(*out) +
                                " is written out but is neither over the rows " +
                                shapeString(rows.domain) + " nor reduced");
+    if (auto reason = checkRowsAreInnermost(a, rows))
+      return Verdict::reject(*reason);
+    if (auto reason = checkReductionResultReads(segment, rows))
+      return Verdict::reject(*reason);
     return Verdict::accept();
   }
 

@@ -1,6 +1,9 @@
 // Grouping a reduction's dims by memory order (see ReductionGrouping.h).
 #include "schedulers/ReductionGrouping.h"
 
+#include "ir/Printer.h"
+#include "schedulers/OpFamilies.h"
+
 #include <algorithm>
 
 namespace fuserc {
@@ -29,6 +32,26 @@ ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const Reduc
   if (g.kind != ReductionGrouping::Kind::Interleaved && !g.innerKept.empty())
     g.kind = ReductionGrouping::Kind::Outer;
   return g;
+}
+
+std::optional<std::string> checkRowsAreInnermost(const FusionAnalysis &analysis,
+                                                 const ReductionRows &rows) {
+  for (const Op *op : rows.reductions) {
+    ReductionRows one = rows;
+    one.reductions = {op};
+    const ReductionGrouping g = groupReductionDims(analysis, one);
+    if (g.kind == ReductionGrouping::Kind::Inner)
+      continue;
+    const Value &in = *op->operand(0);
+    return analysis.quoted(*op->result()) + " reduces axes " + axesString(rows.axes) + " of " +
+           typeString(in) + ", which " +
+           (g.kind == ReductionGrouping::Kind::Interleaved
+                ? "interleave with kept dims in memory (layout " + layoutString(g.order) +
+                      "); no kernel family reduces interleaved dims"
+                : "are not innermost in memory (layout " + layoutString(g.order) +
+                      "); a persistent kernel keeps rows of contiguous elements");
+  }
+  return std::nullopt;
 }
 
 } // namespace fuserc

@@ -15,6 +15,7 @@
 #include "schedulers/FusionAnalysis.h"
 #include "schedulers/SchedulerChecks.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,12 @@ struct ReductionGrouping {
 };
 
 ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows);
+
+// Why some reduction's reduced dims are not innermost in its input's memory
+// order (static 1 dims aside), or nothing: what a persistent row kernel
+// needs, since it keeps rows of contiguous elements. (The reduction
+// scheduler also takes outer reductions, for the column generator.)
+std::optional<std::string> checkRowsAreInnermost(const FusionAnalysis &analysis,
+                                                 const ReductionRows &rows);
 
 } // namespace fuserc

@@ -6,6 +6,7 @@
 #include "schedulers/BuiltinSchedulers.h"
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
+#include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
 
 namespace fuserc {
@@ -46,6 +47,8 @@ public:
         return Verdict::reject(a.quoted(first) + " reduces axes " + axesString(rows.axes) +
                                " but " + a.quoted(*out) +
                                " is not reduced; a reduction kernel writes only reduced outputs");
+    if (auto reason = checkReductionResultReads(segment, rows))
+      return Verdict::reject(*reason);
     return Verdict::accept();
   }
 

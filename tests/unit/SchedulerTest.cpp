@@ -201,6 +201,61 @@ TEST_F(SchedulerTest, NormalizationRejectsAPlainReduction) {
             "reduction");
 }
 
+TEST_F(SchedulerTest, NormalizationRejectsAResultBroadcastAlongAKeptDim) {
+  // Right-aligned, s's [M] lines up with x's columns: y[i, j] uses s[j],
+  // another row's result.
+  load(R"(
+fusion f {
+  input x: f32[M, M]
+  s = sum(x, axes=[1])
+  y = mul(x, s)
+  output y
+})");
+  EXPECT_EQ(rejection("normalization", whole()),
+            "'y' (mul) reads 's' f32[M] with its dim 0 along dim 1 of [M, M], which 's' reduces "
+            "(broadcasting is right-aligned); a kernel that keeps reduction results per row uses "
+            "one only at its own row, broadcast back over the reduced axes [1] (keepdim=true, or "
+            "unsqueeze)");
+}
+
+TEST_F(SchedulerTest, NormalizationAcceptsAResultBroadcastBackThroughUnsqueeze) {
+  load(R"(
+fusion f {
+  input x: f32[M, M]
+  s = unsqueeze(sum(x, axes=[1]), dim=1)
+  y = mul(x, s)
+  output y
+})");
+  EXPECT_TRUE(verdict("normalization", whole()).accepted());
+}
+
+TEST_F(SchedulerTest, NormalizationRejectsAResultReindexedByAView) {
+  load(R"(
+fusion f {
+  input x: f32[M, M]
+  s = sum(x, axes=[1], keepdim=true)
+  t = permute(s, dims=[1, 0])
+  y = mul(x, t)
+  output y
+})");
+  EXPECT_EQ(rejection("normalization", whole()),
+            "'t' (permute) re-indexes a value computed from a reduction result; a kernel that "
+            "keeps reduction results per row reads them only through elementwise ops, squeeze "
+            "and unsqueeze");
+}
+
+TEST_F(SchedulerTest, NormalizationRejectsRowsThatAreNotInnermostInMemory) {
+  load(R"(
+fusion f {
+  input x: f32[M, N]
+  y = mul(x, sum(x, axes=[0], keepdim=true))
+  output y
+})");
+  EXPECT_EQ(rejection("normalization", whole()),
+            "'_0' reduces axes [0] of f32[M, N], which are not innermost in memory (layout (0, "
+            "1)); a persistent kernel keeps rows of contiguous elements");
+}
+
 TEST_F(SchedulerTest, NormalizationRejectsTwoSetsOfRows) {
   load(R"(
 fusion f {
