@@ -1,5 +1,5 @@
-// Pointwise kernels: argument struct, variants and host launch block (see
-// PointwiseKernel.h).
+// Pointwise kernels: the emitter, with its argument struct, variants and
+// host launch block (see PointwiseKernel.h).
 #include "codegen/pointwise/PointwiseKernel.h"
 
 #include "codegen/core/CudaTypes.h"
