@@ -1,6 +1,7 @@
-// Column-reduction kernels, host side: the argument struct, the C helpers
-// and launch block that pick a variant and a split count at launch, and the
-// plan (see ColumnReductionPlan.h).
+// Column-reduction kernels, host side: the argument struct, the launch
+// block that picks a variant and a split count at launch (through the C
+// helpers of ColumnReductionHostHelpers.cpp), and the plan (see
+// ColumnReductionPlan.h; the device side is in ColumnReductionEmitter.cpp).
 #include "codegen/columns/ColumnReductionPlan.h"
 
 #include "codegen/columns/ColumnReductionKernel.h"

@@ -83,7 +83,7 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix);
 // Everything but the source: parameters, variants, selection, host launch.
 void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan);
 // CUDA device helpers every column-reduction kernel uses: Welford pushes
-// and merges, rows per thread and per split (ColumnReductionHelpers.cpp).
+// and merges, rows per thread and per split (ColumnReductionDeviceHelpers.cpp).
 const std::string &columnDeviceHelpers();
 
 } // namespace fuserc

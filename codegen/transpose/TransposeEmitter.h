@@ -1,10 +1,11 @@
 // Internal to the transpose generator (TransposeKernel.h): the emitter its
-// variants share. TransposeKernel.cpp analyses the segment (the tiled dims
+// variants share. TransposeEmitter.cpp analyses the segment (the tiled dims
 // A and B, which tensors go through shared-memory tiles, which reads and
-// writes can be vectors) and writes the argument struct, host block and
-// plan; TransposeScalarVariant.cpp writes the tile32 kernels (one element
-// per access, any strides) and TransposeVectorVariant.cpp the vector ones
-// (tiles of 64, 16-byte accesses on both sides, chosen at launch).
+// writes can be vectors); TransposePlan.cpp writes the argument struct,
+// host block and plan; TransposeScalarVariant.cpp writes the tile32 kernels
+// (one element per access, any strides) and TransposeVectorVariant.cpp the
+// vector ones (tiles of 64, 16-byte accesses on both sides, chosen at
+// launch).
 #pragma once
 
 #include "codegen/core/KernelContext.h"
@@ -46,7 +47,7 @@ public:
   InputRead read(const Value &input, const Coords &coords) override;
 
 private:
-  // Analysis (TransposeKernel.cpp).
+  // Analysis and the kernel head (TransposeEmitter.cpp).
   void chooseTiles();
   void chooseVectors();
   std::optional<size_t> innermostRead(size_t t, const Coords &coords) const;
@@ -60,15 +61,18 @@ private:
   static std::string tileName(size_t k) { return "tile" + std::to_string(k); }
   std::string emitBody(const std::string &tileAt, const std::string &element,
                        const std::string &pad);
-  std::string argsStruct(const std::string &prefix) const;
-  std::string hostLaunch() const;
-  void fillPlan(KernelPlan &plan) const;
   std::string scalarName(bool wide) const;
   std::string vectorName(bool wide) const;
   std::string vectorTileName() const; // "tile64v4", "tile64x128v8"
   // The kernel's first lines: shared tiles of `tile`, the tile loop, and
   // the batch coordinates of each tile.
   std::string kernelHead(const std::string &name, int tileA, int tileB, bool wide) const;
+
+  // The host side (TransposePlan.cpp): the argument struct (`prefix` names
+  // it in host code, FUSERC_NAME_...), the launch block, the plan.
+  std::string argsStruct(const std::string &prefix) const;
+  std::string hostLaunch() const;
+  void fillPlan(KernelPlan &plan) const;
 
   // The scalar variant (TransposeScalarVariant.cpp).
   std::string scalarKernel(bool wide);

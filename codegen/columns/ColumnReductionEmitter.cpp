@@ -1,6 +1,8 @@
-// Column-reduction kernels, device side: the columns and tensors of a
-// segment and the CUDA of every variant (see
-// ColumnReductionKernel.h; the host side is in ColumnReductionPlan.cpp).
+// Column-reduction kernels, device side: the emitter, which finds the
+// columns, tensors and accumulators of a segment and writes the CUDA of
+// every variant (see ColumnReductionKernel.h; the host side is in
+// ColumnReductionPlan.cpp). The plan needs only the ColumnKernel the emitter
+// fills in (ColumnReductionPlan.h), so the emitter class stays here.
 #include "codegen/columns/ColumnReductionKernel.h"
 
 #include "codegen/columns/ColumnReductionPlan.h"

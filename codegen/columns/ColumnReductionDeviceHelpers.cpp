@@ -1,0 +1,48 @@
+// The CUDA device functions every column-reduction kernel uses (see
+// ColumnReductionPlan.h): Welford pushes and merges of partials, and the
+// rows a thread and a split take. The text is guarded so that every kernel
+// of a module may include it.
+#include "codegen/columns/ColumnReductionPlan.h"
+
+namespace fuserc {
+
+const std::string &columnDeviceHelpers() {
+  static const std::string text = R"CUDA(#ifndef FUSERC_COL_REDUCE_HELPERS
+#define FUSERC_COL_REDUCE_HELPERS
+// Welford: x joins a running (mean, m2); inv_n is 1 / (the count with x).
+template <typename T>
+__device__ __forceinline__ void fuserc_welford_push(T &mean, T &m2, T x, T inv_n) {
+  const T d = x - mean;
+  mean += d * inv_n;
+  m2 += d * (x - mean);
+}
+// Merges (mean_b, m2_b) of n_b values into (mean, m2) of n values.
+template <typename T>
+__device__ __forceinline__ void fuserc_welford_merge(T &mean, T &m2, long long &n, T mean_b,
+                                                     T m2_b, long long n_b) {
+  if (n_b == 0)
+    return;
+  const long long total = n + n_b;
+  const T d = mean_b - mean;
+  const T f = (T)n_b / (T)total;
+  mean += d * f;
+  m2 += m2_b + d * d * (T)n * f;
+  n = total;
+}
+// Rows of [begin, end) that thread row w of a block takes (every 8th).
+__device__ __forceinline__ long long fuserc_col_rows(long long begin, long long end, int w) {
+  return end > begin + w ? (end - begin - w + 7) / 8 : 0;
+}
+// Rows of split s, `chunk` rows each, out of len.
+__device__ __forceinline__ long long fuserc_col_split_rows(long long len, long long chunk,
+                                                           long long s) {
+  const long long left = len - s * chunk;
+  return left <= 0 ? 0 : left < chunk ? left : chunk;
+}
+#endif // FUSERC_COL_REDUCE_HELPERS
+
+)CUDA";
+  return text;
+}
+
+} // namespace fuserc

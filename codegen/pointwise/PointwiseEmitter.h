@@ -1,0 +1,74 @@
+// Internal to the pointwise generator (PointwiseKernel.h): the emitter that
+// writes a segment's kernels. PointwiseEmitter.cpp collects the segment's
+// tensors, decides which variants exist and writes the vec<V>, flat<V> and
+// gen kernels (the rvec<V> ones come from PointwiseResizeVariant.h);
+// PointwisePlan.cpp writes the argument struct, the host launch block that
+// picks a variant, and the plan.
+#pragma once
+
+#include "codegen/core/KernelContext.h"
+#include "codegen/core/KernelTensors.h"
+#include "codegen/core/ValueEmitter.h"
+#include "codegen/pointwise/PointwiseResizeVariant.h"
+#include "schedulers/KernelPlan.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fuserc::pointwise {
+
+inline constexpr int kMaxRank = 8;
+inline constexpr int kBlock = 256;
+// Vectors per thread per step in the vec variants, one block per 256
+// vectors: more vectors per thread cost occupancy and waves; other block
+// sizes, store kinds and grids looping over the vectors were no faster
+// (bench/README.md, "Measurements behind the code's constants").
+inline constexpr int kUnroll = 1;
+
+class PointwiseEmitter : public InputReader {
+public:
+  PointwiseEmitter(const KernelContext &cx, const IterationSchedule &schedule);
+  EmittedKernel run();
+  InputRead read(const Value &input, const Coords &coords) override;
+
+private:
+  // The segment and its variants (PointwiseEmitter.cpp).
+  bool rvec() const;
+  bool flat() const;
+  std::vector<int> vectorWidths() const;
+  void collectTensors();
+  size_t tensorIndex(const Value &v, bool written) const;
+  size_t scalarIndex(const Value &v) const;
+  std::vector<std::string> symbols() const;
+  std::string kernelSymbolExtent(const Extent &e) const;
+  std::string kernelName(const std::string &variant, bool wide) const;
+
+  // The kernels (PointwiseEmitter.cpp): vec<V> and flat<V> (`dense`), gen.
+  std::string indexTypedef(bool wide) const;
+  std::string fastKernel(int vector, bool wide, bool dense);
+  std::string generalKernel(bool wide);
+  std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords);
+  static DType mathOf(const Value &v);
+  DType storageMath(size_t t) const;
+
+  // The host side (PointwisePlan.cpp): the argument struct, the launch
+  // block, the plan.
+  std::string argsStruct(const std::string &prefix) const;
+  std::string hostLaunch() const;
+  void fillPlan(KernelPlan &plan) const;
+
+  const KernelContext &cx_;
+  const IterationSchedule &schedule_;
+  std::vector<KernelTensor> tensors_;
+  std::vector<const Value *> scalars_;
+  const Value *reference_ = nullptr;
+  size_t rank_ = 0;
+  Layout order_;
+  bool fast_ = false;
+  int vmax_ = 1;
+  int lanes_ = 0; // vec variants: reads come from registers, vectors of lanes_ elements
+  std::optional<ResizeVectorVariant> resize_; // segments that need coordinates
+};
+
+} // namespace fuserc::pointwise
