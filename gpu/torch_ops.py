@@ -114,10 +114,15 @@ class Variant:
 class OpEntry:
     """`variants(dtype, gen)`: the variants of one input dtype; `note`: how
     fuserc's semantics differ from PyTorch's and how `ref` encodes them;
-    `dtypes`: the accepted input dtypes when not those of the op's rule."""
+    `dtypes`: the accepted input dtypes when not those of the op's rule;
+    `per_element`: each output element is a function of the same element of
+    the inputs, so the tolerances' atol is scaled by max(1, |reference|) per
+    element rather than per output (a special value of 1e30 in the output
+    must not hide an error in its neighbours)."""
 
-    def __init__(self, variants, note="", dtypes=None):
+    def __init__(self, variants, note="", dtypes=None, per_element=False):
         self.variants, self.note, self.dtypes = variants, note, dtypes
+        self.per_element = per_element
 
     def accepted(self, rule):
         return self.dtypes if self.dtypes is not None else RULE_DTYPES[rule]
@@ -315,7 +320,7 @@ def unary(fn, domain=(-4.0, 4.0), int_domain=(-20, 20), extra=(), note=""):
                               [gen.random("x", dtype, (3, 5), lo, hi)], efn))
             vs.append(Variant("special values, " + label, ecall, [gen.special("x", dtype)], efn))
         return vs
-    return OpEntry(variants, note)
+    return OpEntry(variants, note, per_element=True)
 
 
 def weak(a, number):
@@ -363,8 +368,11 @@ def binary(fn, a_domain=(-4.0, 4.0), b_domain=(-4.0, 4.0), a_int=(-50, 50), b_in
         vs.append(Variant("with a %s tensor" % partner, call,
                           [gen.random("a", dtype, (2, 3), alo, ahi),
                            gen.random("b", partner, (2, 3), plo, phi)], fn))
+        vs.append(Variant("with a 0-d %s tensor" % partner, call,
+                          [gen.random("a", dtype, (2, 3), alo, ahi),
+                           gen.random("b", partner, (), plo, phi)], fn))
         return vs
-    return OpEntry(variants, note)
+    return OpEntry(variants, note, per_element=True)
 
 
 # Unary refs -----------------------------------------------------------------
@@ -448,7 +456,8 @@ def where_entry():
                     [gen.random("c", "bool", (2, 3)), gen.random("a", dtype, (2, 3)),
                      gen.random("b", partner, (2, 3))], torch.where),
         ]
-    return OpEntry(variants, "Columns are the dtype of the branches; the condition is bool.")
+    return OpEntry(variants, "Columns are the dtype of the branches; the condition is bool.",
+                   per_element=True)
 
 
 def clamp_entry():
@@ -476,7 +485,7 @@ def clamp_entry():
                               lambda x: torch.clamp(x, -1.5, 2.5)))
         return vs
     return OpEntry(variants, "bool: min(max(x, lo), hi) with torch.maximum/minimum "
-                             "(PyTorch has no bool clamp).")
+                             "(PyTorch has no bool clamp).", per_element=True)
 
 
 def lerp_entry():
@@ -502,7 +511,8 @@ def lerp_entry():
                              "reference is a + w * (b - a) in f64, since torch.lerp uses "
                              "b - (b - a) * (1 - w) for w >= 0.5 (0 + 1 * inf is inf there, "
                              "inf - inf * 0 is NaN). Integer and bool operands are converted "
-                             "to f32 first (PromoteFloat; torch.lerp has no integer kernel).")
+                             "to f32 first (PromoteFloat; torch.lerp has no integer kernel).",
+                   per_element=True)
 
 
 def cast_entry():
@@ -522,7 +532,7 @@ def cast_entry():
     return OpEntry(variants, "Columns are the source dtype; every target dtype is a variant. "
                              "Floating point to i32/i64 saturates and NaN gives 0 (ops.td); "
                              "PyTorch leaves those conversions undefined (x86 gives INT_MIN), "
-                             "so the reference clamps explicitly.")
+                             "so the reference clamps explicitly.", per_element=True)
 
 
 def reduction(name):
@@ -544,6 +554,18 @@ def reduction(name):
                 return torch.mean(x, dim=axes, keepdim=keepdim, dtype=tdtype)
             return torch.var(x, dim=axes, keepdim=keepdim,
                              correction=1 if correction is None else correction)
+        return ref
+
+    def half_in_f32(axes, dtype):
+        """sum / mean with dtype=f16 or bf16 as fuserc computes them: f16
+        and bf16 math is f32 math (docs/language.md), so the input is
+        converted to f32, not to the half type as torch.sum(dtype=f16)
+        does; only the result is rounded to it."""
+        fn = torch.sum if name == "sum" else torch.mean
+
+        def ref(x):
+            lanes = fn(x.to(torch.float32).double(), dim=axes)
+            return lanes.to(torch.float32).to(tdt(dtype))
         return ref
 
     def variants(dtype, gen):
@@ -580,12 +602,18 @@ def reduction(name):
         if name not in ("max", "min"):  # the max of nothing is an error in both
             vs.append(v("empty [0, 3] axes=[0]", gen.random("x", dtype, (0, 3)), [0]))
         if name == "sum":
-            for target in ("f64", "i64") if dtype != "i32" else ("f64", "i32"):
+            for target in ("f64", "f16", "bf16") if is_float(dtype) else ("f64", "i32", "i64"):
                 vs.append(v("dtype=%s" % target, gen.random("x", dtype, (3, 4), lo, hi), [1],
                             dtype_attr=target))
         if name == "mean":
             vs.append(v("dtype=f64", gen.random("x", dtype, (3, 4), lo, hi), [1],
                         dtype_attr="f64"))
+        if name in ("sum", "mean") and dtype in ("f32", "f64"):
+            for target in ("f16", "bf16"):
+                big = exact([70000.0, -70000.0, 1.0, 3e38, -3e38, 2.0], dtype, (2, 3))
+                vs.append(Variant("dtype=%s of values beyond f16" % target,
+                                  call([1], dtype_attr=target), [Input("x", dtype, big)],
+                                  half_in_f32([1], target)))
         if name == "var":
             for c in (0, 2, 7):
                 vs.append(v("correction=%d" % c, gen.random("x", dtype, (3, 5), lo, hi), [1],
@@ -595,7 +623,11 @@ def reduction(name):
     note = {
         "prod": "torch.prod takes one axis; several axes are reduced one after the other.",
         "mean": "Integer and bool inputs are accepted with a floating dtype= (ReduceFloat); "
-                "their variants use dtype=f32 or f64.",
+                "their variants use dtype=f32 or f64. dtype=f16/bf16: as sum.",
+        "sum": "dtype=f16/bf16 of an f32 or f64 input: fuserc converts the input to f32 (f16 "
+               "and bf16 math is f32 math, docs/language.md) where torch.sum converts it to "
+               "f16 (70000 becomes inf); the variant with values beyond f16 encodes fuserc's "
+               "rule, the others use torch.sum.",
         "var": "correction=7 on 5 values divides by max(5 - 7, 0) = 0 (inf or NaN), as torch.",
     }.get(name, "")
     dtypes = DTYPES if name == "mean" else None
@@ -627,7 +659,7 @@ def shape_op(cases, note=""):
             x = gen.mixed("x", dtype, shape, dims=dims[0] if dims else None)
             vs.append(Variant(label, "{op}({x}, %s)" % attrs, [x], ref))
         return vs
-    return OpEntry(variants, note)
+    return OpEntry(variants, note, per_element=True)
 
 
 def slice_ref(dim, start=0, end=None, step=1):
