@@ -35,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import oracle_variants  # noqa: E402
 import torch_ops  # noqa: E402
 
 
@@ -248,8 +249,9 @@ def run_variants_alone(args, op, dtype, variants, directory, per_element):
 
 def run_cell(args, op, dtype, entry, rule):
     """{status, variants, ...} for one op and input dtype."""
-    import torch_ops as ops
-    gen = ops.Gen((args.seed * 1000003 + zlib.crc32(("%s/%s" % (op, dtype)).encode())) % 2**31)
+    import oracle_semantics
+    cell_seed = args.seed * 1000003 + zlib.crc32(("%s/%s" % (op, dtype)).encode())
+    gen = oracle_variants.Gen(cell_seed % 2**31)
     directory = os.path.join(args.work, op, dtype)
     try:
         variants = entry.variants(dtype, gen)
@@ -266,7 +268,7 @@ def run_cell(args, op, dtype, entry, rule):
                 "detail": "ops.td's rule %s excludes %s, but fuserc-interp --signature exited "
                           "with %d" % (rule, dtype, rc)}
     if op == "rand_like":
-        problem = ops.philox_self_test()
+        problem = oracle_semantics.philox_self_test()
         if problem:
             return {"status": "FAIL", "detail": "the reference Philox is wrong: " + problem}
     source = write_cell(directory, op, dtype, variants)
@@ -386,7 +388,7 @@ def main():
     if unknown:
         print("error: --ops: no op %s in ops.td" % ", ".join(unknown), file=sys.stderr)
         return 2
-    dtypes = [d for d in args.dtypes.split(",") if d] or list(torch_ops.DTYPES)
+    dtypes = [d for d in args.dtypes.split(",") if d] or list(oracle_variants.DTYPES)
     results = {}
     for op in names:
         if (wanted_ops and op not in wanted_ops) or op not in torch_ops.TABLE or op not in rules:
