@@ -151,12 +151,11 @@ def run_interp(args, source, directory):
     return {o["name"]: o["dtype"] for o in outputs}, None
 
 
-def compare(dtype, got, want, per_element=False):
+def compare(dtype, got, want, tolerance="output"):
     """(ok, max error, message) for fuserc-interp's output `got` (NumPy,
     exchange form) against PyTorch's `want` (a tensor of the same dtype),
-    under the GPU tests' tolerances (gpu/tensors.py); with `per_element`,
-    atol is scaled by max(1, |want|) of each element instead of the
-    output's largest magnitude (stricter)."""
+    under the GPU tests' tolerances (gpu/tensors.py) scaled as `tolerance`
+    says (OpEntry in gpu/oracle_variants.py)."""
     import numpy as np
     import tensors
     if list(got.shape) != list(want.shape):
@@ -171,8 +170,10 @@ def compare(dtype, got, want, per_element=False):
         rtol, atol = tensors.TOLERANCES[dtype]
         finite = w[np.isfinite(w)]
         scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
-        if per_element:
+        if tolerance == "element":
             scale = np.maximum(1.0, np.where(np.isfinite(w), np.abs(w), 1.0))
+        if tolerance == "exact":
+            rtol = atol = 0.0
         if dtype == "bf16":  # the exchange form must hold bf16 values exactly
             import torch
             rounded = torch.from_numpy(got.astype(np.float32)).bfloat16().float().numpy()
@@ -208,7 +209,7 @@ def reference(args, variant):
     return result
 
 
-def check_variant(args, op, variant, ours_dtype, out_path, per_element):
+def check_variant(args, entry, variant, ours_dtype, out_path):
     """A result row for one variant whose output fuserc-interp wrote."""
     import numpy as np
     import fuserc_loader as loader
@@ -223,14 +224,15 @@ def check_variant(args, op, variant, ours_dtype, out_path, per_element):
     if torch_dtype != ours_dtype:
         row.update(status="FAIL", detail="dtype %s, PyTorch %s" % (ours_dtype, torch_dtype))
         return row
-    ok, err, message = compare(ours_dtype, np.load(out_path), want, per_element)
+    ok, err, message = compare(ours_dtype, np.load(out_path), want,
+                               variant.tolerance or entry.tolerance)
     row.update(status="PASS" if ok else "FAIL", max_error=err, dtype=ours_dtype)
     if message:
         row["detail"] = message
     return row
 
 
-def run_variants_alone(args, op, dtype, variants, directory, per_element):
+def run_variants_alone(args, op, dtype, entry, variants, directory):
     """Each variant as its own fusion, after the combined one failed: which
     variants fuserc-interp refuses, and the comparison of the others."""
     rows = []
@@ -242,8 +244,8 @@ def run_variants_alone(args, op, dtype, variants, directory, per_element):
             rows.append({"variant": v.name, "status": "FAIL", "detail": error,
                          "fusion": source})
         else:
-            rows.append(check_variant(args, op, v, dtypes["r0"],
-                                      os.path.join(sub, "out", "r0.npy"), per_element))
+            rows.append(check_variant(args, entry, v, dtypes["r0"],
+                                      os.path.join(sub, "out", "r0.npy")))
     return rows
 
 
@@ -274,10 +276,10 @@ def run_cell(args, op, dtype, entry, rule):
     source = write_cell(directory, op, dtype, variants)
     dtypes, error = run_interp(args, source, directory)
     if error:
-        rows = run_variants_alone(args, op, dtype, variants, directory, entry.per_element)
+        rows = run_variants_alone(args, op, dtype, entry, variants, directory)
     else:
-        rows = [check_variant(args, op, v, dtypes["r%d" % i],
-                              os.path.join(directory, "out", "r%d.npy" % i), entry.per_element)
+        rows = [check_variant(args, entry, v, dtypes["r%d" % i],
+                              os.path.join(directory, "out", "r%d.npy" % i))
                 for i, v in enumerate(variants)]
     failed = [r for r in rows if r["status"] != "PASS"]
     errors = [r["max_error"] for r in rows if r.get("max_error") is not None]

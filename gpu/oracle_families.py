@@ -41,7 +41,7 @@ def unary(fn, domain=(-4.0, 4.0), int_domain=(-20, 20), extra=(), note=""):
                               [gen.random("x", dtype, (3, 5), lo, hi)], efn))
             vs.append(Variant("special values, " + label, ecall, [gen.special("x", dtype)], efn))
         return vs
-    return OpEntry(variants, note, per_element=True)
+    return OpEntry(variants, note, tolerance="element")
 
 
 def binary(fn, a_domain=(-4.0, 4.0), b_domain=(-4.0, 4.0), a_int=(-50, 50), b_int=(-50, 50),
@@ -86,7 +86,7 @@ def binary(fn, a_domain=(-4.0, 4.0), b_domain=(-4.0, 4.0), a_int=(-50, 50), b_in
                           [gen.random("a", dtype, (2, 3), alo, ahi),
                            gen.random("b", partner, (), plo, phi)], fn))
         return vs
-    return OpEntry(variants, note, per_element=True)
+    return OpEntry(variants, note, tolerance="element")
 
 
 def where_entry():
@@ -117,7 +117,7 @@ def where_entry():
                      gen.random("b", partner, (2, 3))], torch.where),
         ]
     return OpEntry(variants, "Columns are the dtype of the branches; the condition is bool.",
-                   per_element=True)
+                   tolerance="exact")
 
 
 def clamp_entry():
@@ -145,7 +145,7 @@ def clamp_entry():
                               lambda x: torch.clamp(x, -1.5, 2.5)))
         return vs
     return OpEntry(variants, "bool: min(max(x, lo), hi) with torch.maximum/minimum "
-                             "(PyTorch has no bool clamp).", per_element=True)
+                             "(PyTorch has no bool clamp).", tolerance="element")
 
 
 def lerp_entry():
@@ -172,7 +172,7 @@ def lerp_entry():
                              "b - (b - a) * (1 - w) for w >= 0.5 (0 + 1 * inf is inf there, "
                              "inf - inf * 0 is NaN). Integer and bool operands are converted "
                              "to f32 first (PromoteFloat; torch.lerp has no integer kernel).",
-                   per_element=True)
+                   tolerance="element")
 
 
 def cast_entry():
@@ -192,7 +192,7 @@ def cast_entry():
     return OpEntry(variants, "Columns are the source dtype; every target dtype is a variant. "
                              "Floating point to i32/i64 saturates and NaN gives 0 (ops.td); "
                              "PyTorch leaves those conversions undefined (x86 gives INT_MIN), "
-                             "so the reference clamps explicitly.", per_element=True)
+                             "so the reference clamps explicitly.", tolerance="exact")
 
 
 def reduction(name):
@@ -304,7 +304,7 @@ def shape_op(cases, note=""):
             x = gen.mixed("x", dtype, shape, dims=dims[0] if dims else None)
             vs.append(Variant(label, "{op}({x}, %s)" % attrs, [x], ref))
         return vs
-    return OpEntry(variants, note, per_element=True)
+    return OpEntry(variants, note, tolerance="exact")
 
 
 def cat_entry():
@@ -327,7 +327,7 @@ def cat_entry():
                     [gen.mixed("a", dtype, (2, 3)), gen.random("b", partner, (2, 2))],
                     lambda a, b: torch.cat([a, b], dim=1)),
         ]
-    return OpEntry(variants)
+    return OpEntry(variants, tolerance="exact")
 
 
 def unique_index(gen, dtype, shape, dim, extent):
@@ -352,7 +352,7 @@ def index_select_entry():
                 v("[2, 3, 7] dim=-1", (2, 3, 7), -1, gen.index("index", "i64", (3,), 7)),
                 v("empty index", (5, 4), 0, Input("index", "i64", exact([], "i64"))),
                 v("1-D", (6,), 0, gen.index("index", "i32", (9,), 6))]
-    return OpEntry(variants, "The index may be i32 or i64.")
+    return OpEntry(variants, "The index may be i32 or i64.", tolerance="exact")
 
 
 def gather_entry():
@@ -368,7 +368,7 @@ def gather_entry():
                   gen.index("index", "i64", (2, 3), 5)),
                 v("[2, 3, 4] dim=-2", (2, 3, 4), -2, gen.index("index", "i64", (2, 5, 4), 3))]
     return OpEntry(variants, "torch.gather takes only an i64 index; an i32 index is converted "
-                             "to i64 for the reference.")
+                             "to i64 for the reference.", tolerance="exact")
 
 
 def scatter_entry():
@@ -402,7 +402,7 @@ def scatter_entry():
     return OpEntry(variants, "torch.scatter takes only an i64 index (an i32 index is converted "
                              "for the reference) and leaves the winner among duplicate indices "
                              "unspecified; fuserc's last-write-wins in row-major index order is "
-                             "written out as a loop for that variant.")
+                             "written out as a loop for that variant.", tolerance="exact")
 
 
 def full_entry():
@@ -428,7 +428,8 @@ def full_entry():
     return OpEntry(variants, "Columns are the dtype= attribute. torch.full refuses values the "
                              "dtype cannot hold; fuserc converts the value as cast does (f16 "
                              "rounds 1e10 to inf, i32 saturates it, an integer wraps to i32), "
-                             "so those variants use torch.full in f64/i64 and the conversion.")
+                             "so those variants use torch.full in f64/i64 and the conversion.",
+                   tolerance="exact")
 
 
 def iota_entry():
@@ -451,7 +452,8 @@ def iota_entry():
         return vs
     return OpEntry(variants, "Columns are the dtype= attribute. The reference is torch.arange "
                              "in i64 converted to the dtype (torch.arange has no bool; the "
-                             "conversion gives index != 0, as fuserc's).")
+                             "conversion gives index != 0, as fuserc's).",
+                   tolerance="exact")
 
 
 def rand_like_entry():
@@ -470,7 +472,8 @@ def rand_like_entry():
                 v("0-d", (), 99, 1)]
     return OpEntry(variants, "PyTorch's generators use other counters, so the reference is "
                              "an independent Python Philox4x32-10 (checked against "
-                             "Random123's known answers) following ops.td's counter layout.")
+                             "Random123's known answers) following ops.td's counter layout.",
+                   tolerance="exact")
 
 
 def normalization_entry(kind, default_eps):

@@ -98,10 +98,11 @@ class Input:
 class Variant:
     """One op call: `call` is a format string over {op} and the input
     names; `ref(*tensors)`, called with the inputs in order, is the PyTorch
-    expression it must match."""
+    expression it must match; `tolerance` overrides the entry's."""
 
-    def __init__(self, name, call, inputs, ref):
+    def __init__(self, name, call, inputs, ref, tolerance=None):
         self.name, self.call, self.inputs, self.ref = name, call, inputs, ref
+        self.tolerance = tolerance
 
     def expression(self, op, prefix):
         """The call with the inputs' names and symbols prefixed (several
@@ -115,14 +116,18 @@ class OpEntry:
     """`variants(dtype, gen)`: the variants of one input dtype; `note`: how
     fuserc's semantics differ from PyTorch's and how `ref` encodes them;
     `dtypes`: the accepted input dtypes when not those of the op's rule;
-    `per_element`: each output element is a function of the same element of
-    the inputs, so the tolerances' atol is scaled by max(1, |reference|) per
-    element rather than per output (a special value of 1e30 in the output
-    must not hide an error in its neighbours)."""
+    `tolerance`, how floating-point outputs are compared:
+      "output"   the GPU tests' rule: atol scaled by max(1, max |reference|)
+                 of the whole output (reductions, composites);
+      "element"  atol scaled by max(1, |reference|) of each element, for ops
+                 whose output element depends on the same input element only
+                 (a 1e30 in the output must not hide an error beside it);
+      "exact"    bit for bit but for the sign of zero, for ops that only move
+                 or convert values exactly (shape, indexing, creation ops)."""
 
-    def __init__(self, variants, note="", dtypes=None, per_element=False):
+    def __init__(self, variants, note="", dtypes=None, tolerance="output"):
         self.variants, self.note, self.dtypes = variants, note, dtypes
-        self.per_element = per_element
+        self.tolerance = tolerance
 
     def accepted(self, rule):
         return self.dtypes if self.dtypes is not None else RULE_DTYPES[rule]
