@@ -36,8 +36,9 @@ Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
     throw EvalError(interp::describeOp(op) + ": reducing " + interp::shapeText(x.shape()) +
                     " does not give the result shape " + interp::shapeText(result.shape()));
 
-  // The domain follows the result dtype: inputs convert to it first (as
-  // torch does for sum(x, dtype=...)), then accumulate in double or int64.
+  // The domain follows the result dtype, with f16 and bf16 math in f32
+  // (docs/language.md): inputs convert to it first, then accumulate in
+  // double or int64. (torch's sum(x, dtype=f16) converts to f16 itself.)
   const DType resultType = op.result()->dtype();
   try {
     if (isFloating(resultType)) {
