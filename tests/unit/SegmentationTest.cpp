@@ -149,14 +149,17 @@ fusion centered {
 
 TEST_F(SegmentationTest, ShapeBindingsDecideWhichSideIsCheaper) {
   // Splitting off the column sum passes [1, N]; splitting off the row sum
-  // passes [M, 1]. Which the segmenter keeps apart follows the sizes.
+  // passes [M, 1]. Which the segmenter keeps apart follows the sizes. (The
+  // column sum reads a column-major input, so either sum can be the rows
+  // of a persistent kernel.)
   std::string_view text = R"(
 fusion f {
   input x: f32[M, N]
+  input xt: f32[M, N] layout(1, 0)
   r = sum(x, axes=[1], keepdim=true)
-  c = sum(x, axes=[0], keepdim=true)
+  c = sum(xt, axes=[0], keepdim=true)
   y = add(sub(x, r), c)
-  z = add(sub(x, c), r)
+  z = add(sub(xt, c), r)
   output y
   output z
 })";
