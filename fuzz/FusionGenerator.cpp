@@ -297,6 +297,11 @@ Value *GeneratorContext::emit(const OpInfo &info, std::vector<Value *> operands,
   std::optional<int64_t> elements = numElements(t.shape).evaluate(ones);
   if (!elements || *elements > kMaxElementsAtOne)
     return nullptr;
+  // An extent no binding gives a value (`floordiv(0, 0)` from a reshape of
+  // nothing with a -1): no harness could run the fusion.
+  for (const Extent &e : t.shape)
+    if (!e.evaluate(ones))
+      return nullptr;
   std::string name = freshName("t");
   Op *added = fusion_.addOp(info.kind, operands, normalized, t, name, {});
   // The attributes as generated, not normalized: the frontend normalizes

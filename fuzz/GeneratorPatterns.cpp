@@ -65,11 +65,9 @@ std::vector<Value *> chooseOperands(GeneratorContext &g, const OpInfo &info) {
     case OperandKind::Tensor:
       operands.push_back(first ? g.partner(first) : firstOperand(g, info));
       break;
-    case OperandKind::Index: {
-      Value *ints = g.anyTensor(1, [](const Value *v) { return isInteger(v->dtype()); });
-      operands.push_back(ints ? ints : g.anyValue());
+    case OperandKind::Index: // addIndexing's business (index values in range)
+      operands.push_back(g.anyTensor(1, [](const Value *v) { return isInteger(v->dtype()); }));
       break;
-    }
     case OperandKind::Scalar:
       operands.push_back(g.scalarInput());
       break;
@@ -384,7 +382,15 @@ bool addCast(GeneratorContext &g) {
   return g.emit("cast", {x}, attrs);
 }
 
-bool addAnyOp(GeneratorContext &g) { return emitWithRandomAttributes(g, g.bytes.pick(allOps())); }
+bool addAnyOp(GeneratorContext &g) {
+  // Not the indexing ops: any integer value as an index would be out of
+  // range at run time; addIndexing draws index inputs in range instead.
+  static const std::vector<const OpInfo *> ops = opsWhere([](const OpInfo &info) {
+    return std::none_of(info.operands.begin(), info.operands.end(),
+                        [](const OperandSpec &o) { return o.kind == OperandKind::Index; });
+  });
+  return emitWithRandomAttributes(g, *g.bytes.pick(std::span<const OpInfo *const>(ops)));
+}
 
 bool addReduction(GeneratorContext &g) {
   static constexpr std::string_view kReductions[] = {"sum", "sum",  "mean", "max",

@@ -103,11 +103,12 @@ def compile_fusion(config, source, out_dir, name):
 
 def round_to_bf16(values):
     """float32 values rounded to the nearest bf16 (ties to even), as float32."""
-    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    flat = np.atleast_1d(np.asarray(values, dtype=np.float32))
+    bits = flat.view(np.uint32).astype(np.uint64)
     rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
     out = rounded.view(np.float32).copy()
-    out[np.isnan(values)] = np.nan
-    return out
+    out[np.isnan(flat)] = np.nan
+    return out.reshape(np.shape(values))
 
 
 def _as_dtype(values, dtype):
@@ -248,8 +249,9 @@ def prepare_seed(config, seed):
         key = ("in " if value in spec["inputs"] else "out ") + value["dtype"]
         record["dtypes"][key] = record["dtypes"].get(key, 0) + 1
     if not bindings:
-        record.update(status="too_large",
-                      detail="more than %d elements at every binding" % config.max_elements)
+        record.update(status="no_binding",
+                      detail="no binding gives every extent a value within %d elements"
+                      % config.max_elements)
         return record
     for index, binding in enumerate(bindings):
         record["bindings"].append(reference_for(config, source, spec, binding, seed, index,

@@ -43,7 +43,7 @@ import fuzz_minimize  # noqa: E402
 
 # Seed outcomes, worst first: a seed's status is its worst binding's.
 SEVERITY = ["crash", "cuda_error", "timeout", "mismatch", "launch_error", "header_error",
-            "reject", "interp_error", "not_run", "refused", "too_large", "pass", "built", "ok"]
+            "reject", "interp_error", "not_run", "refused", "no_binding", "pass", "built", "ok"]
 FINDINGS = {"crash", "cuda_error", "timeout", "mismatch", "launch_error", "header_error",
             "reject", "interp_error"}
 GPU_TIMEOUT = 300  # seconds for one seed's launches
