@@ -1,0 +1,323 @@
+"""The CPU half of the differential fuzzer (gpu/fuzz_diff.py): one seed's
+fusion generated (fuserc-fuzzgen), compiled (fuserc -o) and built into a
+library (fuserc_loader), and for each of its bindings random inputs written
+as .npy files and the reference outputs computed by fuserc-interp, once on
+the inputs and once on slightly perturbed ones (see `compare`). Also the
+comparison itself. Needs NumPy, not PyTorch or a GPU, so it runs in the
+harness's worker processes and in --dry-run.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+import zlib
+
+import numpy as np
+
+import fuserc_loader as loader
+
+# Per output dtype: (rtol, atol), atol scaled by max(1, max |reference|):
+# the rules of gpu/README.md (gpu/tensors.py).
+TOLERANCES = {"f32": (1e-5, 1e-5), "f64": (1e-12, 1e-12), "f16": (1e-3, 1e-3),
+              "bf16": (1e-2, 1e-2)}
+# .npy dtypes fuserc-interp reads and writes (bf16 as exact float32).
+NUMPY_EXCHANGE = {"bool": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16,
+                  "bf16": np.float32, "f32": np.float32, "f64": np.float64}
+FLOATS = ("f16", "bf16", "f32", "f64")
+# Relative size of the perturbation of f32 and f64 inputs (f16 and bf16
+# inputs cannot be perturbed finely and are left as they are).
+PERTURBATION = {"f32": 2.0 ** -20, "f64": 2.0 ** -44}
+# An element that differs is excused when it differs by at most this many
+# times what the perturbation moved the reference (an ill-conditioned one).
+NOISE_FACTOR = 8.0
+SPECIAL_VALUES = [0.0, -0.0, float("inf"), float("-inf"), float("nan")]
+
+INTERP_TIMEOUT = 600
+
+
+class Config:
+    """What the workers need of the command line (picklable)."""
+
+    def __init__(self, args):
+        self.fuzzgen = os.path.abspath(args.fuzzgen)
+        self.fuserc = os.path.abspath(args.fuserc)
+        self.interp = os.path.abspath(args.interp)
+        self.dlpack_include = args.dlpack_include
+        self.cuda_home = args.cuda_home
+        self.arch = args.arch
+        self.work = os.path.abspath(args.work)
+        self.max_elements = args.max_elements
+        self.dry_run = args.dry_run
+
+
+def blur(text):
+    """A message with names and numbers blurred, to group findings by."""
+    return re.sub(r"\d+", "N", text)
+
+
+def ops_of(text):
+    """{op name: count} of a fusion's text."""
+    counts = {}
+    for op in re.findall(r"^\s*\w+\s*=\s*(\w+)\(", text, re.M):
+        counts[op] = counts.get(op, 0) + 1
+    return counts
+
+
+# ---------------------------------------------------------------------------
+# Compiling.
+
+def compile_fusion(config, source, out_dir, name):
+    """fuserc -o and the library. Returns (status, detail, build dict):
+    status "ok", "refused" (exit 3, "cannot compile": a finding, not a bug of
+    the generator), "reject" (exit 1: the generator wrote an invalid fusion),
+    "crash" (any other exit), "header_error" (the header does not build or
+    does not match the fusion)."""
+    try:
+        signature = loader.interp_signature(config.interp, source)
+    except loader.FusercError as e:
+        return "reject", str(e), None
+    code, message = loader.run_fuserc(config.fuserc, source, out_dir, name, config.arch,
+                                      ("-j", "1"))
+    if code == 3 and "cannot compile" in message:
+        return "refused", message, None
+    if code == 1:
+        return "reject", message, None
+    if code != 0:
+        return "crash", "fuserc exit %d: %s" % (code, message), None
+    try:
+        lib_path = loader.build_shared_library(out_dir, name, config.dlpack_include,
+                                               config.cuda_home)
+        built = loader.Build(source, name, out_dir, signature, lib_path)
+        for spec in signature:
+            loader.match_prototypes(name, spec["name"], built.functions[spec["name"]], spec)
+    except (loader.FusercError, OSError) as e:
+        return "header_error", str(e), None
+    return "ok", "", dict(source=source, name=name, out_dir=out_dir, lib_path=lib_path,
+                          signature=signature)
+
+
+# ---------------------------------------------------------------------------
+# Inputs.
+
+def round_to_bf16(values):
+    """float32 values rounded to the nearest bf16 (ties to even), as float32."""
+    flat = np.atleast_1d(np.asarray(values, dtype=np.float32))
+    bits = flat.view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    out = rounded.view(np.float32).copy()
+    out[np.isnan(flat)] = np.nan
+    return out.reshape(np.shape(values))
+
+
+def _as_dtype(values, dtype):
+    if dtype == "bf16":
+        return round_to_bf16(values.astype(np.float32))
+    return values.astype(NUMPY_EXCHANGE[dtype])
+
+
+def extent(e, shape):
+    return e if isinstance(e, int) else shape[e]
+
+
+def random_input(spec, binding, rng):
+    """One input as the .npy array fuserc-interp reads (logical, C order)."""
+    dtype = spec["dtype"]
+    dims = [] if spec["scalar"] else [extent(e, binding["shape"]) for e in spec["shape"]]
+    ranges = binding.get("int_ranges", {})
+    if dtype == "bool":
+        return rng.integers(0, 2, dims).astype(np.bool_)
+    if dtype in ("i32", "i64"):
+        low, high = ranges.get(spec["name"], (-50, 50))
+        return rng.integers(low, high, dims).astype(NUMPY_EXCHANGE[dtype])
+    values = np.asarray(rng.standard_normal(dims))
+    # A scalar input special every time would make most outputs NaN.
+    special = binding.get("special") and (not spec["scalar"] or rng.random() < 0.3)
+    if special and values.size:
+        count = max(1, values.size // 50)
+        where = rng.choice(values.size, size=min(count, values.size), replace=False)
+        flat = values.reshape(-1)
+        flat[where] = rng.choice(SPECIAL_VALUES, size=where.size)
+    return _as_dtype(values, dtype)
+
+
+def perturbed(spec, value, rng):
+    """The input moved by a relative PERTURBATION, or None for dtypes not moved."""
+    eps = PERTURBATION.get(spec["dtype"])
+    if eps is None:
+        return None
+    noise = 1.0 + eps * rng.uniform(-1.0, 1.0, np.shape(value))
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _as_dtype(np.asarray(value, dtype=np.float64) * noise, spec["dtype"])
+
+
+def write_inputs(fusion_spec, binding, seed, index, in_dir, pert_dir):
+    """Writes in_dir/<input>.npy, and pert_dir/<input>.npy when some input can
+    be perturbed; returns whether it could."""
+    os.makedirs(in_dir, exist_ok=True)
+    any_perturbed = False
+    values = {}
+    for spec in fusion_spec["inputs"]:
+        rng = np.random.default_rng([seed, index, zlib.crc32(spec["name"].encode())])
+        values[spec["name"]] = random_input(spec, binding, rng)
+        np.save(os.path.join(in_dir, spec["name"] + ".npy"), values[spec["name"]])
+    os.makedirs(pert_dir, exist_ok=True)
+    for spec in fusion_spec["inputs"]:
+        rng = np.random.default_rng([seed, index, 7, zlib.crc32(spec["name"].encode())])
+        moved = perturbed(spec, values[spec["name"]], rng)
+        any_perturbed |= moved is not None
+        np.save(os.path.join(pert_dir, spec["name"] + ".npy"),
+                values[spec["name"]] if moved is None else moved)
+    return any_perturbed
+
+
+def run_interp(config, source, fusion, shape, in_dir, out_dir):
+    """fuserc-interp; returns None on success, else the reason."""
+    cmd = [config.interp, source, "--fusion", fusion, "--inputs", in_dir, "--outputs", out_dir]
+    for symbol, value in sorted(shape.items()):
+        cmd += ["--shape", "%s=%d" % (symbol, value)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=INTERP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return "fuserc-interp took more than %d s" % INTERP_TIMEOUT
+    if proc.returncode != 0:
+        return "fuserc-interp exit %d: %s" % (proc.returncode, proc.stderr.strip())
+    return None
+
+
+def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
+                  inputs_from=None):
+    """Inputs and reference outputs of one binding under case_dir/<index>/:
+    in/, pert_in/, ref/, pert/. `inputs_from` reuses the input files of an
+    earlier run (the minimizer). Returns the binding's record."""
+    base = os.path.join(case_dir, str(index))
+    dirs = {k: os.path.join(base, k) for k in ("in", "pert_in", "ref", "pert")}
+    record = dict(binding, index=index, dirs=dirs, status="ok", detail="")
+    if inputs_from:
+        for kind in ("in", "pert_in"):
+            os.makedirs(dirs[kind], exist_ok=True)
+            for spec in fusion_spec["inputs"]:
+                shutil.copy(os.path.join(inputs_from[kind], spec["name"] + ".npy"), dirs[kind])
+        has_pert = inputs_from.get("has_pert", True)
+    else:
+        has_pert = write_inputs(fusion_spec, binding, seed, index, dirs["in"], dirs["pert_in"])
+    start = time.time()
+    problem = run_interp(config, source, fusion_spec["name"], binding["shape"], dirs["in"],
+                         dirs["ref"])
+    if problem is None and has_pert:
+        problem = run_interp(config, source, fusion_spec["name"], binding["shape"],
+                             dirs["pert_in"], dirs["pert"])
+    record["has_pert"] = has_pert
+    record["interp_s"] = round(time.time() - start, 2)
+    if problem:
+        record.update(status="interp_error", detail=problem)
+    return record
+
+
+def prepare_seed(config, seed):
+    """Everything a seed needs before the GPU: the record of gpu/fuzz_diff.py."""
+    start = time.time()
+    case_dir = os.path.join(config.work, str(seed))
+    shutil.rmtree(case_dir, ignore_errors=True)
+    os.makedirs(case_dir)
+    name = "f%d" % seed
+    record = dict(seed=seed, fusion=name, status="ok", detail="", bindings=[], ops={},
+                  dtypes={}, case_dir=case_dir)
+    gen = subprocess.run([config.fuzzgen, "--seed", str(seed)], capture_output=True, text=True)
+    bind = subprocess.run([config.fuzzgen, "--seed", str(seed), "--bindings", "--max-elements",
+                           str(config.max_elements)], capture_output=True, text=True)
+    if gen.returncode != 0 or bind.returncode != 0:
+        record.update(status="crash", detail="fuserc-fuzzgen failed: " + gen.stderr + bind.stderr)
+        return record
+    source = os.path.join(case_dir, name + ".fus")
+    with open(source, "w") as f:
+        f.write(gen.stdout)
+    record["source"] = source
+    record["text"] = gen.stdout
+    record["ops"] = ops_of(gen.stdout)
+    bindings = json.loads(bind.stdout)[0]["bindings"]
+
+    status, detail, build = compile_fusion(config, source, os.path.join(case_dir, "lib"), name)
+    record["compile_s"] = round(time.time() - start, 2)
+    if status != "ok":
+        record.update(status=status, detail=detail)
+        return record
+    record["build"] = build
+    spec = build["signature"][0]
+    for value in spec["inputs"] + spec["outputs"]:
+        key = ("in " if value in spec["inputs"] else "out ") + value["dtype"]
+        record["dtypes"][key] = record["dtypes"].get(key, 0) + 1
+    if not bindings:
+        record.update(status="no_binding",
+                      detail="no binding gives every extent a value within %d elements"
+                      % config.max_elements)
+        return record
+    for index, binding in enumerate(bindings):
+        record["bindings"].append(reference_for(config, source, spec, binding, seed, index,
+                                                case_dir))
+    return record
+
+
+# ---------------------------------------------------------------------------
+# Comparison.
+
+def _as_float64(array):
+    return np.asarray(array).astype(np.float64)
+
+
+def compare(name, dtype, got, want, pert):
+    """Compares an output (a NumPy array, bool as uint8 or bool) with the
+    reference `want` and, when given, the reference on perturbed inputs
+    `pert`. Returns (problem or None, elements excused).
+
+    Elements outside the tolerance of gpu/README.md fail, except where the
+    reference itself is ill-conditioned: where the perturbation changed a
+    bool or integer, flipped NaN, or moved a float by `noise`, a float may
+    differ by NOISE_FACTOR * noise more (excused, and counted)."""
+    if list(np.shape(got)) != list(np.shape(want)):
+        return "%s: shape %s, reference %s" % (name, list(np.shape(got)),
+                                              list(np.shape(want))), 0
+    if dtype in ("bool", "i32", "i64"):
+        g = np.asarray(got).astype(np.int64)
+        w = np.asarray(want).astype(np.int64)
+        bad = g != w
+        excused = bad & (w != np.asarray(pert).astype(np.int64)) if pert is not None else None
+    else:
+        g, w = _as_float64(got), _as_float64(want)
+        rtol, atol = TOLERANCES[dtype]
+        finite = w[np.isfinite(w)]
+        scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
+        with np.errstate(invalid="ignore", over="ignore"):
+            allowed = atol * scale + rtol * np.abs(w)
+            close = (g == w) | (np.abs(g - w) <= allowed)
+            bad = ~(close | (np.isnan(g) & np.isnan(w)))
+            excused = None
+            if pert is not None and bad.any():
+                p = _as_float64(pert)
+                same = (p == w) | (np.isnan(p) & np.isnan(w))
+                noise = np.where(same, 0.0, np.abs(p - w))
+                noise = np.where(np.isnan(noise), np.inf, noise)
+                excused = bad & (noise > 0) & (np.abs(g - w) <= allowed + NOISE_FACTOR * noise)
+                excused |= bad & np.isinf(noise)
+    if excused is not None:
+        bad = bad & ~excused
+    excused_count = int(excused.sum()) if excused is not None else 0
+    count = int(bad.sum())
+    if count == 0:
+        return None, excused_count
+    where = np.argwhere(bad)[:5]
+    samples = []
+    for i in where:
+        i = tuple(int(v) for v in i)
+        text = "%s: got %s want %s" % (list(i), g[i], w[i])
+        if pert is not None:
+            text += " (perturbed %s)" % np.asarray(pert)[i]
+        samples.append(text)
+    return ("%s: %d of %d elements differ (%s)" % (name, count, bad.size, ", ".join(samples)),
+            excused_count)
+
+
+def binding_text(binding):
+    shape = ",".join("%s=%d" % kv for kv in sorted(binding["shape"].items())) or "-"
+    return "%s %s%s" % (binding["label"], shape, " (special values)" if binding["special"] else "")

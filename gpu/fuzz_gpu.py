@@ -1,0 +1,150 @@
+"""The GPU half of the differential fuzzer (gpu/fuzz_diff.py): a process of
+its own that loads each seed's library, launches it at every binding on the
+inputs gpu/fuzz_case.py wrote, and compares the outputs with the
+reference. A CUDA error (which leaves the context unusable), a crash or a
+hang costs this process only: the harness starts another.
+
+Protocol over a multiprocessing connection: the harness sends a case
+{"build": ..., "bindings": [binding records]} and receives
+{"bindings": [{"result", "detail", "excused"}], "context_lost": text or
+None}; None ends the process.
+"""
+import os
+import traceback
+
+import numpy as np
+
+import fuserc_loader as loader
+import fuzz_case
+
+
+def _inverse(perm):
+    inv = [0] * len(perm)
+    for position, dim in enumerate(perm):
+        inv[dim] = position
+    return inv
+
+
+def to_device(array, spec):
+    """The .npy input as a CUDA tensor dense in its declared layout; a
+    `strided` input gets its innermost memory dimension padded."""
+    import torch
+    t = torch.from_numpy(np.ascontiguousarray(array)).to(loader.torch_dtype(spec["dtype"]))
+    rank = t.dim()
+    layout = spec["layout"] or list(range(rank))
+    memory = t.permute(layout).contiguous()
+    if spec["strided"] and rank:
+        n = memory.shape[-1]
+        padded = torch.zeros(list(memory.shape[:-1]) + [n + 3], dtype=memory.dtype)
+        padded[..., :n] = memory
+        memory = padded.cuda()[..., :n]
+    else:
+        memory = memory.cuda()
+    return memory.permute(_inverse(layout))
+
+
+def scalar_value(array, dtype):
+    value = np.asarray(array).item()
+    return float(value) if dtype in fuzz_case.FLOATS else int(value)
+
+
+def to_numpy(tensor, dtype):
+    import torch
+    t = tensor.detach()
+    if dtype == "bool":
+        return t.view(torch.uint8).cpu().numpy()
+    if dtype == "bf16":
+        t = t.float()
+    return t.cpu().numpy()
+
+
+def is_cuda_error(text):
+    return "CUDA error" in text or "ERROR_CUDA" in text or "illegal" in text
+
+
+def check_binding(fusion, spec, binding):
+    import torch
+    import launcher
+
+    dirs = binding["dirs"]
+    values = {}
+    for s in spec["inputs"]:
+        array = np.load(os.path.join(dirs["in"], s["name"] + ".npy"))
+        values[s["name"]] = scalar_value(array, s["dtype"]) if s["scalar"] else to_device(array, s)
+    prepared = launcher.PreparedLaunch(fusion, values)
+    prepared.launch()
+    torch.cuda.synchronize()
+    problems, excused = [], 0
+    for out in spec["outputs"]:
+        got = to_numpy(prepared.outputs[out["name"]], out["dtype"])
+        want = np.load(os.path.join(dirs["ref"], out["name"] + ".npy"))
+        pert = (np.load(os.path.join(dirs["pert"], out["name"] + ".npy"))
+                if binding.get("has_pert") else None)
+        problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, pert)
+        excused += n
+        if problem:
+            problems.append(problem)
+    del prepared, values
+    return dict(result="mismatch" if problems else "pass", detail="; ".join(problems),
+                excused=excused)
+
+
+def check_case(case):
+    import torch
+
+    build = case["build"]
+    try:
+        library = loader.Library(loader.Build(build["source"], build["name"], build["out_dir"],
+                                              build["signature"], build["lib_path"]))
+    except Exception as e:  # a library that does not load is a finding
+        return dict(bindings=[dict(result="launch_error", detail="loading the library: %s" % e,
+                                   excused=0)] * len(case["bindings"]), context_lost=None)
+    spec = build["signature"][0]
+    fusion = library.fusions[spec["name"]]
+    results, lost = [], None
+    for binding in case["bindings"]:
+        if binding["status"] != "ok":
+            results.append(dict(result=binding["status"], detail=binding["detail"], excused=0))
+            continue
+        if lost:
+            results.append(dict(result="not_run", detail="after " + lost, excused=0))
+            continue
+        try:
+            results.append(check_binding(fusion, spec, binding))
+        except Exception as e:  # an error status, a CUDA error
+            text = "%s: %s" % (type(e).__name__, e)
+            if is_cuda_error(text):
+                lost = text
+                results.append(dict(result="cuda_error", detail=text, excused=0))
+            else:
+                results.append(dict(result="launch_error", detail=text, excused=0))
+    if not lost:
+        unload = getattr(library.cdll, build["name"] + "_unload", None)
+        if unload is not None:
+            unload.restype = None
+            unload()
+        torch.cuda.empty_cache()
+    return dict(bindings=results, context_lost=lost, device=torch.cuda.get_device_name())
+
+
+def serve(conn):
+    """The GPU process's loop (a multiprocessing target)."""
+    import torch
+    torch.cuda.init()
+    torch.empty(1, device="cuda")  # PyTorch's primary context, current for the launches
+    while True:
+        try:
+            case = conn.recv()
+        except EOFError:
+            return
+        if case is None:
+            return
+        try:
+            result = check_case(case)
+        except Exception:
+            result = dict(bindings=[dict(result="launch_error", detail=traceback.format_exc(),
+                                         excused=0)] * len(case["bindings"]),
+                          context_lost="harness error")
+        conn.send(result)
+        if result["context_lost"]:
+            return
