@@ -93,7 +93,9 @@ def compile_fusion(config, source, out_dir, name):
         for spec in signature:
             loader.match_prototypes(name, spec["name"], built.functions[spec["name"]], spec)
     except (loader.FusercError, OSError) as e:
-        return "header_error", str(e), None
+        # The compiler's first error first: the summary groups by first line.
+        errors = [l.split("error:", 1)[1].strip() for l in str(e).splitlines() if "error:" in l]
+        return "header_error", "\n".join(errors[:1] + [str(e)]), None
     return "ok", "", dict(source=source, name=name, out_dir=out_dir, lib_path=lib_path,
                           signature=signature)
 
@@ -257,6 +259,30 @@ def prepare_seed(config, seed):
         record["bindings"].append(reference_for(config, source, spec, binding, seed, index,
                                                 case_dir))
     return record
+
+
+def prepare_candidate(config, text, seed, binding, cand_dir):
+    """A smaller fusion of the minimizer (gpu/fuzz_minimize.py) compiled, with
+    the inputs of the mismatching binding (those it still declares) and its
+    references."""
+    shutil.rmtree(cand_dir, ignore_errors=True)
+    os.makedirs(cand_dir)
+    name = "f%d" % seed
+    source = os.path.join(cand_dir, name + ".fus")
+    with open(source, "w") as f:
+        f.write(text)
+    status, _, build = compile_fusion(config, source, os.path.join(cand_dir, "lib"), name)
+    if status != "ok":
+        return dict(status=status)
+    spec = build["signature"][0]
+    inputs_from = {"in": binding["dirs"]["in"], "pert_in": binding["dirs"]["pert_in"],
+                   "has_pert": binding["has_pert"]}
+    plain = {k: v for k, v in binding.items() if k in ("label", "shape", "int_ranges",
+                                                        "special", "elements")}
+    record = reference_for(config, source, spec, plain, seed, 0, cand_dir, inputs_from)
+    if record["status"] != "ok":
+        return dict(status=record["status"])
+    return dict(status="ok", build=build, binding=record)
 
 
 # ---------------------------------------------------------------------------

@@ -158,30 +158,6 @@ def gpu_case(record, bindings=None):
 # ---------------------------------------------------------------------------
 # Minimizing.
 
-def prepare_candidate(config, text, seed, binding, cand_dir):
-    """A candidate fusion compiled, with the binding's inputs and references."""
-    shutil.rmtree(cand_dir, ignore_errors=True)
-    os.makedirs(cand_dir)
-    name = "f%d" % seed
-    source = os.path.join(cand_dir, name + ".fus")
-    with open(source, "w") as f:
-        f.write(text)
-    status, detail, build = fuzz_case.compile_fusion(config, source,
-                                                     os.path.join(cand_dir, "lib"), name)
-    if status != "ok":
-        return dict(status=status)
-    spec = build["signature"][0]
-    inputs_from = {"in": binding["dirs"]["in"], "pert_in": binding["dirs"]["pert_in"],
-                   "has_pert": binding["has_pert"]}
-    plain = {k: v for k, v in binding.items() if k in ("label", "shape", "int_ranges",
-                                                        "special", "elements")}
-    record = fuzz_case.reference_for(config, source, spec, plain, seed, 0, cand_dir,
-                                     inputs_from)
-    if record["status"] != "ok":
-        return dict(status=record["status"])
-    return dict(status="ok", build=build, binding=record)
-
-
 class Minimizer:
     def __init__(self, args, config, gpu):
         self.args = args
@@ -192,8 +168,10 @@ class Minimizer:
     def run(self, record, binding, deadline):
         """The smallest fusion found that still mismatches at `binding`: (text, log)."""
         if self.pool is None:
+            # spawn: forking now, with the seeds' pool and its threads
+            # running, could copy a lock held by one of them.
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                self.args.jobs, mp_context=multiprocessing.get_context("fork"))
+                self.args.jobs, mp_context=multiprocessing.get_context("spawn"))
         current, log = record["text"], []
         checks, start = 0, time.time()
         work = os.path.join(record["case_dir"], "min")
@@ -207,7 +185,7 @@ class Minimizer:
             candidates = fuzz_minimize.candidates(current)
             for first in range(0, len(candidates), self.args.jobs):
                 batch = candidates[first:first + self.args.jobs]
-                futures = [self.pool.submit(prepare_candidate, self.config, text,
+                futures = [self.pool.submit(fuzz_case.prepare_candidate, self.config, text,
                                             record["seed"], binding,
                                             os.path.join(work, str(first + k)))
                            for k, (_, text) in enumerate(batch)]
