@@ -16,13 +16,7 @@ import numpy as np
 
 import fuserc_loader as loader
 import fuzz_case
-
-
-def _inverse(perm):
-    inv = [0] * len(perm)
-    for position, dim in enumerate(perm):
-        inv[dim] = position
-    return inv
+import tensors
 
 
 def to_device(array, spec):
@@ -40,7 +34,7 @@ def to_device(array, spec):
         memory = padded.cuda()[..., :n]
     else:
         memory = memory.cuda()
-    return memory.permute(_inverse(layout))
+    return memory.permute(tensors._inverse(layout))
 
 
 def scalar_value(array, dtype):
