@@ -8,6 +8,7 @@
 // not row-major. It shows the contract, not a fast kernel.
 #include "F32Elementwise.h"
 
+#include "codegen/core/KernelContext.h"
 #include "codegen/core/KernelTensors.h"
 #include "codegen/core/ValueEmitter.h"
 #include "schedulers/BuiltinSchedules.h"
@@ -24,10 +25,9 @@ constexpr int kBlock = 256;
 class Emitter final : public InputReader {
 public:
   Emitter(const KernelRequest &request, const IterationSchedule &schedule)
-      : request_(request), reference_(*schedule.reference),
-        base_(request.fusion.fusion->name() + "_k" + std::to_string(request.segment.id)) {
-    KernelOperands operands = collectKernelOperands(request.fusion, request.segment,
-                                                    request.workspace, "f32 elementwise");
+      : cx_(request), reference_(*schedule.reference) {
+    KernelOperands operands =
+        collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "f32 elementwise");
     tensors_ = std::move(operands.tensors);
     scalars_ = std::move(operands.scalars);
   }
@@ -36,15 +36,15 @@ public:
     EmittedKernel out;
     out.source = argsStruct("") + "\n" + kernel();
     KernelPlan &plan = out.plan;
-    plan.name = base_;
-    plan.scheduler = std::string(request_.segment.scheduler->name());
-    plan.segment = static_cast<int>(request_.segment.id);
-    for (const Op *op : request_.segment.segment.ops())
-      plan.ops.push_back(request_.fusion.analysis->name(*op->result()));
-    plan.parameters = request_.segment.schedule->fields();
+    plan.name = cx_.base;
+    plan.scheduler = std::string(cx_.segment.scheduler->name());
+    plan.segment = static_cast<int>(cx_.segment.id);
+    for (const Op *op : cx_.segment.segment.ops())
+      plan.ops.push_back(cx_.analysis.name(*op->result()));
+    plan.parameters = cx_.segment.schedule->fields();
     plan.parameters.push_back({"block", int64_t{kBlock}});
-    plan.variants.push_back({base_ + "_all", "one element per thread, by coordinates"});
-    plan.selection = "always " + base_ + "_all";
+    plan.variants.push_back({cx_.base + "_all", "one element per thread, by coordinates"});
+    plan.selection = "always " + cx_.base + "_all";
     plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid ceil(elements / " +
                           std::to_string(kBlock) +
                           ") blocks, at most 65535, each looping over the rest";
@@ -69,7 +69,7 @@ private:
   }
 
   size_t tensorIndex(const Value &v, bool written) const {
-    return kernelTensorIndex(tensors_, v, written, *request_.fusion.analysis);
+    return kernelTensorIndex(tensors_, v, written, cx_.analysis);
   }
 
   std::string offset(size_t t, const Coords &coords) const {
@@ -82,7 +82,7 @@ private:
   std::string argsStruct(const std::string &prefix) const {
     const std::string nt = std::to_string(std::max<size_t>(tensors_.size(), 1));
     const std::string dims = std::to_string(std::max<size_t>(rank(), 1));
-    const size_t symbols = request_.fusion.fusion->symbols().size();
+    const size_t symbols = cx_.fusion.fusion->symbols().size();
     std::string s = "typedef struct {\n";
     s += "  void *ptr[" + nt + "];\n";
     s += "  long long st[" + nt + "][" + dims + "];\n";
@@ -91,7 +91,7 @@ private:
     s += "  long long sym[" + std::to_string(std::max<size_t>(symbols, 1)) + "];\n";
     for (size_t k = 0; k < scalars_.size(); ++k)
       s += "  float s" + std::to_string(k) + ";\n";
-    return s + "} " + prefix + base_ + "_args;\n";
+    return s + "} " + prefix + cx_.base + "_args;\n";
   }
 
   std::string kernel() {
@@ -104,19 +104,19 @@ private:
     }
     for (size_t d = 0; d < rank(); ++d)
       coords.push_back("c" + std::to_string(d));
-    const std::vector<std::string> symbols = request_.fusion.fusion->symbols();
-    ValueEmitter emitter([&](const Value &v) { return !request_.segment.segment.defines(v); },
-                         *this, [&](const Extent &e) { return kernelExtentCode(e, symbols); },
-                         "long long", /*coordinateFree=*/false);
+    const std::vector<std::string> symbols = cx_.fusion.fusion->symbols();
+    ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
+                         [&](const Extent &e) { return kernelExtentCode(e, symbols); }, "long long",
+                         /*coordinateFree=*/false);
     std::string stores;
     for (size_t t = 0; t < tensors_.size(); ++t)
       if (tensors_[t].written)
         stores += "    ((float *)a.ptr[" + std::to_string(t) + "])[" + offset(t, coords) +
                   "] = " + emitter.emit(*tensors_[t].value, coords) + ";\n";
-    std::string s = "// segment " + std::to_string(request_.segment.id) +
-                    " (f32_elementwise, the example plugin)\n";
-    s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) + ") " + base_ +
-         "_all(" + base_ + "_args a) {\n";
+    std::string s =
+        "// segment " + std::to_string(cx_.segment.id) + " (f32_elementwise, the example plugin)\n";
+    s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) + ") " +
+         cx_.base + "_all(" + cx_.base + "_args a) {\n";
     s += "  typedef long long I;\n";
     s += "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.numel;\n";
     s += "       i += (long long)gridDim.x * blockDim.x) {\n";
@@ -126,9 +126,9 @@ private:
 
   std::string hostLaunch() const {
     auto sym = [](const std::string &s) { return "sym_" + s; };
-    std::string s = "{\n  FUSERC_NAME_" + base_ + "_args a;\n  unsigned long long blocks;\n";
+    std::string s = "{\n  FUSERC_NAME_" + cx_.base + "_args a;\n  unsigned long long blocks;\n";
     s += "  memset(&a, 0, sizeof a);\n";
-    s += hostSymbolAndScalarArguments(request_.fusion.fusion->symbols(), scalars_);
+    s += hostSymbolAndScalarArguments(cx_.fusion.fusion->symbols(), scalars_);
     s += "  a.numel = 1;\n";
     for (size_t d = 0; d < rank(); ++d) {
       const std::string D = std::to_string(d);
@@ -141,15 +141,14 @@ private:
          std::to_string(kBlock) + ";\n";
     s += "  if (blocks > 65535)\n    blocks = 65535;\n";
     s += "  if (blocks > 0) {\n";
-    s += "    st = FUSERC_NAME_launch_kernel(\"" + base_ + "_all\", (unsigned)blocks, 1, 1, " +
+    s += "    st = FUSERC_NAME_launch_kernel(\"" + cx_.base + "_all\", (unsigned)blocks, 1, 1, " +
          std::to_string(kBlock) + ", 0, &a, stream);\n";
     s += "    if (st != FUSERC_NAME_OK)\n      return st;\n  }\n}\n";
     return s;
   }
 
-  const KernelRequest &request_;
+  const KernelContext cx_; // the request, the fusion's analysis, the kernel's base name
   const Value &reference_;
-  std::string base_;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
 };
