@@ -9,8 +9,13 @@
 namespace fuserc {
 
 ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows) {
+  return groupReductionDims(analysis, rows, *rows.reductions.front());
+}
+
+ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows,
+                                     const Op &reduction) {
   ReductionGrouping g;
-  g.order = analysis.storedLayout(*rows.reductions.front()->operand(0));
+  g.order = analysis.storedLayout(*reduction.operand(0));
   auto reduced = [&](int64_t d) {
     return std::find(rows.axes.begin(), rows.axes.end(), d) != rows.axes.end();
   };
@@ -37,9 +42,7 @@ ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const Reduc
 std::optional<std::string> checkRowsAreInnermost(const FusionAnalysis &analysis,
                                                  const ReductionRows &rows) {
   for (const Op *op : rows.reductions) {
-    ReductionRows one = rows;
-    one.reductions = {op};
-    const ReductionGrouping g = groupReductionDims(analysis, one);
+    const ReductionGrouping g = groupReductionDims(analysis, rows, *op);
     if (g.kind == ReductionGrouping::Kind::Inner)
       continue;
     const Value &in = *op->operand(0);

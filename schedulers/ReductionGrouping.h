@@ -29,7 +29,11 @@ struct ReductionGrouping {
   std::vector<size_t> outerKept, reduced, innerKept;
 };
 
+// The grouping in the memory order of the first reduction's input.
 ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows);
+// The same in the memory order of `reduction`'s input (one of rows.reductions).
+ReductionGrouping groupReductionDims(const FusionAnalysis &analysis, const ReductionRows &rows,
+                                     const Op &reduction);
 
 // Why some reduction's reduced dims are not innermost in its input's memory
 // order (static 1 dims aside), or nothing: what a persistent row kernel
