@@ -206,7 +206,7 @@ def CeilOp : Unary<"ceil", "Smallest integer not less than x.", Promote, "ceil($
 def RoundOp : Unary<"round", "Round to nearest, ties to even.", Promote, "rint($0)", "std::nearbyint(a)", "a", "$0">;
 def TruncOp : Unary<"trunc", "Round toward zero.", Promote, "trunc($0)", "std::trunc(a)", "a", "$0">;
 def SignOp : Unary<"sign", "-1, 0 or 1 by the sign of x (NaN stays NaN).", Promote,
-  "(($0 > 0) - ($0 < 0) + $0 * 0)", "ref::sign(a)", "((a > 0) - (a < 0))", "(($0 > 0) - ($0 < 0))">;
+  "($0 != $0 ? $0 : (($0 > 0) - ($0 < 0)))", "ref::sign(a)", "((a > 0) - (a < 0))", "(($0 > 0) - ($0 < 0))">;
 def LogicalNotOp : Unary<"logical_not", "True where x is zero.", PromoteToBool,
   "($0 == 0)", "a == 0.0", "a == 0", "($0 == 0)">;
 def BitwiseNotOp : Unary<"bitwise_not", "Bitwise complement (logical not for bool).", PromoteIntegral,

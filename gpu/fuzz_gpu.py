@@ -23,7 +23,8 @@ def to_device(array, spec):
     """The .npy input as a CUDA tensor dense in its declared layout; a
     `strided` input gets its innermost memory dimension padded."""
     import torch
-    t = torch.from_numpy(np.ascontiguousarray(array)).to(loader.torch_dtype(spec["dtype"]))
+    # np.array, not np.ascontiguousarray: that makes a 0-d array 1-d.
+    t = torch.from_numpy(np.array(array, order="C")).to(loader.torch_dtype(spec["dtype"]))
     rank = t.dim()
     layout = spec["layout"] or list(range(rank))
     memory = t.permute(layout).contiguous()
@@ -56,7 +57,7 @@ def is_cuda_error(text):
     return "CUDA error" in text or "ERROR_CUDA" in text or "illegal" in text
 
 
-def check_binding(fusion, spec, binding):
+def check_binding(fusion, spec, binding, math_dtypes):
     import torch
     import launcher
 
@@ -72,9 +73,9 @@ def check_binding(fusion, spec, binding):
     for out in spec["outputs"]:
         got = to_numpy(prepared.outputs[out["name"]], out["dtype"])
         want = np.load(os.path.join(dirs["ref"], out["name"] + ".npy"))
-        pert = (np.load(os.path.join(dirs["pert"], out["name"] + ".npy"))
-                if binding.get("has_pert") else None)
-        problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, pert)
+        pert = np.load(os.path.join(dirs["pert"], out["name"] + ".npy"))
+        problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, pert,
+                                       math_dtypes.get(out["name"]))
         excused += n
         if problem:
             problems.append(problem)
@@ -104,7 +105,7 @@ def check_case(case):
             results.append(dict(result="not_run", detail="after " + lost, excused=0))
             continue
         try:
-            results.append(check_binding(fusion, spec, binding))
+            results.append(check_binding(fusion, spec, binding, build.get("math_dtypes", {})))
         except Exception as e:  # an error status, a CUDA error
             text = "%s: %s" % (type(e).__name__, e)
             if is_cuda_error(text):

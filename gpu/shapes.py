@@ -213,6 +213,8 @@ INT_RANGES = {
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
 }
 BINDINGS["reduction_broadcasts.sum_dtype"] = [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}]
+# fuzz_found.fus: the sizes where the fuzzer saw each case fail, and around.
+BINDINGS["fuzz_found"] = [{"M": 1}, {"M": 3}, {"M": 65}, {"M": 1001}, {"M": 4099}, {"M": 16384}]
 
 # indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
 for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):

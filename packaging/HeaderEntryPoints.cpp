@@ -198,8 +198,8 @@ std::string hostBlock(const FusionModel &m) {
               "bound.stride_" + v->name() + "[" + std::to_string(d) + "]");
   const auto &outputs = m.fusion->outputs();
   for (size_t i = 0; i < outputs.size(); ++i)
-    for (size_t d = 0; d < outputs[i].value->rank() && !m.outputSharesInputName[i]; ++d)
-      declare("int64_t", "stride_" + outputs[i].name + "_" + std::to_string(d),
+    for (size_t d = 0; d < outputs[i].value->rank(); ++d)
+      declare("int64_t", "ostride_" + outputs[i].name + "_" + std::to_string(d),
               "expected.strides_" + outputs[i].name + "[" + std::to_string(d) + "]");
   declare("char *", "ws", "workspace_needed > 0 ? (char *)workspace : NULL");
   declare(P + "_status", "st", P + "_OK");

@@ -56,10 +56,6 @@ FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusi
       return fail("output '" + out.name + "' is not a C identifier");
     if (!outputNames.insert(out.name).second)
       return fail("output '" + out.name + "' is declared twice");
-    bool sharesName = names.count(out.name) != 0;
-    if (sharesName && out.kind != OutputKind::View)
-      return fail("output '" + out.name + "' has an input's name but is not a view of it");
-    m.outputSharesInputName.push_back(sharesName);
     anyWritten = anyWritten || out.kind != OutputKind::View;
     if (out.kind == OutputKind::View && (!out.view || !out.view->base))
       return fail("output '" + out.name + "' is a view without a base");

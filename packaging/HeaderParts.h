@@ -61,7 +61,6 @@ struct FusionModel {
   std::map<std::string, SymbolSource> symbols; // every symbol the header evaluates
   // Outputs whose name is also an input's (views of it): they get no
   // `stride_<name>_<d>` variables, which would clash with the input's.
-  std::vector<bool> outputSharesInputName;
 };
 
 // The model of `fusion`, or an error message.

@@ -10,7 +10,8 @@
 //   - `int64_t sym_<S>` for each symbolic extent, bound and checked;
 //   - `int64_t stride_<input>_<d>`: every tensor input's element strides
 //     (from the DLTensor, or dense when it has none), and likewise
-//     `stride_<output>_<d>` for outputs;
+//     `ostride_<output>_<d>` for outputs (an output may have an input's
+//     name: a copy of it in another layout);
 //   - `char *ws`: the workspace base (NULL when the size is 0);
 //   - `CUstream stream`;
 //   - `NAME_status st;` and the function

@@ -27,13 +27,14 @@
 // FUSERC_PLUGIN_ABI_VERSION changes whenever Scheduler, Schedule,
 // KernelGenerator, KernelPlan, Segment, FusionAnalysis, SchedulerRegistry::add
 // or the IR classes they expose change in a way that breaks a compiled
-// plugin (2: schedulers make schedules and name their generators).
+// plugin (2: schedulers make schedules and name their generators; 3: the
+// host contract of KernelPlan.h names output strides `ostride_`).
 // docs/plugins.md is the guide to writing one.
 #pragma once
 
 #include "schedulers/SchedulerRegistry.h"
 
-#define FUSERC_PLUGIN_ABI_VERSION 2
+#define FUSERC_PLUGIN_ABI_VERSION 3
 #define FUSERC_PLUGIN_EXPORT __attribute__((visibility("default")))
 
 extern "C" {

@@ -33,6 +33,7 @@ struct Options {
   std::string outputDir;
   std::vector<std::string> shapes;
   bool signature = false;
+  InterpreterOptions evaluation;
 };
 
 int fail(int code, const std::string &message) {
@@ -199,7 +200,7 @@ int run(const Options &options) {
   std::map<std::string, Tensor> inputs;
   if (!readInputs(*fusion, options.inputDir, inputs))
     return kBadInput;
-  InterpreterResult result = interpret(*fusion, inputs, *symbols);
+  InterpreterResult result = interpret(*fusion, inputs, *symbols, options.evaluation);
   if (!result.ok)
     return fail(kBadInput, fusion->name() + ": " + result.error);
   return writeOutputs(*fusion, result, options.outputDir);
@@ -219,6 +220,12 @@ int main(int argc, char **argv) {
   app.add_option("--shape", options.shapes,
                  "bind a symbol: SYM=N (repeatable; for symbols that appear only in "
                  "attributes, or to check the inputs' extents)");
+  app.add_option("--perturb", options.evaluation.perturbation,
+                 "move every computed floating-point result by this relative amount (f32; "
+                 "the same number of ulps for f64), with a random sign per element: a "
+                 "reference that tells ill-conditioned elements")
+      ->check(CLI::Range(0.0, 0.01));
+  app.add_option("--perturb-seed", options.evaluation.seed, "seed of the perturbation's signs");
   app.add_flag("--signature", options.signature,
                "print every fusion's inputs and outputs as JSON, and nothing else");
   try {

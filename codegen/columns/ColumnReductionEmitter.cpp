@@ -8,6 +8,7 @@
 #include "codegen/columns/ColumnReductionPlan.h"
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
+#include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/KernelContext.h"
 #include "codegen/core/ReductionValues.h"
 #include "codegen/core/ValueEmitter.h"
@@ -50,7 +51,7 @@ public:
     if (auto it = registers_.find(&input); it != registers_.end())
       return it->second;
     if (input.isScalarInput())
-      return "a.s" + std::to_string(scalarIndex(input));
+      return scalarArgRead(k_.scalars, input);
     const size_t t = tensorIndex(input);
     if (lanes_) {
       k_.tensors[t].lanes = true;
@@ -154,11 +155,6 @@ private:
       if (k_.tensors[i].value == &v && !k_.tensors[i].written)
         return i;
     throw CodegenError("internal: no kernel tensor for " + cx_.analysis.quoted(v));
-  }
-
-  size_t scalarIndex(const Value &v) const {
-    return static_cast<size_t>(std::find(k_.scalars.begin(), k_.scalars.end(), &v) -
-                               k_.scalars.begin());
   }
 
   bool isReductionResult(const Value &v) const {
@@ -283,7 +279,7 @@ private:
       const std::string reg = "red" + std::to_string(i);
       registers_[op.result()] = reg;
       s += pad + "const " + cudaComputeType(result) + " " + reg + " = " +
-           cudaConvert(value, k_.partials[j].acc, result) + ";  // " +
+           cudaConvert(value, k_.partials[j].acc, mathDType(result)) + ";  // " +
            cx_.analysis.name(*op.result()) + "\n";
     }
     ValueEmitter emitter = newEmitter(false);

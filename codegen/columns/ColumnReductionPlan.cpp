@@ -53,8 +53,7 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   s += "  int *count;   /* per column tile: its split blocks done (zeroed before the launch) */\n";
   s += "  long long cols, kcols, len, tiles, splits, chunk;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
-  for (size_t i = 0; i < k.scalars.size(); ++i)
-    s += "  " + cudaComputeType(k.scalars[i]->dtype()) + " s" + std::to_string(i) + ";\n";
+  s += scalarArgsMembers(k.scalars);
   if (segmentChecksIndices(k.segment->segment))
     s += indexFlagMember();
   s += "} " + prefix + k.base + "_args;\n";

@@ -43,6 +43,11 @@ std::string cudaConvert(const std::string &expr, DType from, DType to) {
     return "fuserc_round_f16((float)(" + expr + "))";
   case DType::BF16:
     return "fuserc_round_bf16((float)(" + expr + "))";
+  case DType::I32:
+  case DType::I64:
+    if (isFloating(from))
+      return std::string(to == DType::I32 ? "fuserc_to_i32(" : "fuserc_to_i64(") + expr + ")";
+    return "((" + cudaComputeType(to) + ")(" + expr + "))";
   default:
     return "((" + cudaComputeType(to) + ")(" + expr + "))";
   }

@@ -1,5 +1,6 @@
 // Kernel operands and their host addresses (see KernelTensors.h).
 #include "codegen/core/KernelTensors.h"
+#include "codegen/core/CudaTypes.h"
 
 #include "schedulers/KernelGenerator.h"
 
@@ -12,10 +13,13 @@ std::string outPointer(const std::string &name) {
   return "(char *)out_" + name + "->data + out_" + name + "->byte_offset";
 }
 
-std::vector<std::string> stridesOf(const std::string &name, size_t rank) {
+// The host variables holding a tensor's strides (KernelPlan.h): an output
+// may share its name with an input (a copy of it in another layout).
+std::vector<std::string> stridesOf(const std::string &prefix, const std::string &name,
+                                   size_t rank) {
   std::vector<std::string> s;
   for (size_t d = 0; d < rank; ++d)
-    s.push_back("stride_" + name + "_" + std::to_string(d));
+    s.push_back(prefix + name + "_" + std::to_string(d));
   return s;
 }
 
@@ -37,7 +41,7 @@ public:
       for (const FusionOutput *o : analysis_.outputsOf(*v))
         if (o->kind != OutputKind::View)
           out.tensors.push_back({v, true, v->dtype(), outPointer(o->name),
-                                 stridesOf(o->name, v->rank()), "output " + o->name});
+                                 stridesOf("ostride_", o->name, v->rank()), "output " + o->name});
       if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
         out.tensors.push_back(workspaceSlot(*v, *c, true));
     }
@@ -72,7 +76,7 @@ private:
               false,
               v.dtype(),
               "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
-              stridesOf(v.name(), v.rank()),
+              stridesOf("stride_", v.name(), v.rank()),
               "input " + v.name()};
     const CrossingTensor *c = crossing(v);
     if (!c)
@@ -87,7 +91,7 @@ private:
               false,
               v.dtype(),
               outPointer(o->name),
-              stridesOf(o->name, v.rank()),
+              stridesOf("ostride_", o->name, v.rank()),
               "output " + o->name};
     }
     case CrossingTensor::Kind::View:
@@ -127,13 +131,34 @@ size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &
   throw CodegenError("internal: no kernel tensor for " + analysis.quoted(value));
 }
 
+std::string scalarArgsMembers(const std::vector<const Value *> &scalars) {
+  std::string s;
+  for (size_t k = 0; k < scalars.size(); ++k) {
+    const DType dtype = scalars[k]->dtype();
+    s += "  " + (dtype == DType::Bool ? std::string("unsigned char") : cudaComputeType(dtype)) +
+         " s" + std::to_string(k) + ";\n";
+  }
+  return s;
+}
+
+std::string scalarArgRead(const std::vector<const Value *> &scalars, const Value &input) {
+  const auto it = std::find(scalars.begin(), scalars.end(), &input);
+  if (it == scalars.end())
+    throw CodegenError("internal: '" + input.name() + "' is not a scalar input of the kernel");
+  const std::string member = "a.s" + std::to_string(it - scalars.begin());
+  return input.dtype() == DType::Bool ? "(" + member + " != 0)" : member;
+}
+
 std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols,
                                          const std::vector<const Value *> &scalars) {
   std::string s;
   for (size_t k = 0; k < symbols.size(); ++k)
     s += "  a.sym[" + std::to_string(k) + "] = sym_" + symbols[k] + ";\n";
   for (size_t k = 0; k < scalars.size(); ++k)
-    s += "  a.s" + std::to_string(k) + " = in_" + scalars[k]->name() + ";\n";
+    s += "  a.s" + std::to_string(k) + " = " +
+         (scalars[k]->dtype() == DType::Bool ? "(unsigned char)(in_" + scalars[k]->name() + " != 0)"
+                                             : "in_" + scalars[k]->name()) +
+         ";\n";
   return s;
 }
 

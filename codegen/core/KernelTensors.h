@@ -49,6 +49,12 @@ const Value &iterationReference(const IterationSchedule &schedule, const Schedul
 size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &value, bool written,
                          const FusionAnalysis &analysis);
 
+// The argument struct's members `s<k>`, one per scalar input. The struct is
+// also compiled as C99 by the header, so a bool scalar is an unsigned char.
+std::string scalarArgsMembers(const std::vector<const Value *> &scalars);
+// The kernel's read of scalar input `input` (one of `scalars`) from `a`.
+std::string scalarArgRead(const std::vector<const Value *> &scalars, const Value &input);
+
 // Host statements (KernelPlan.h's contract) setting the argument struct's
 // `a.sym[k]` to each bound symbol and `a.s<k>` to each scalar input.
 std::string hostSymbolAndScalarArguments(const std::vector<std::string> &symbols,

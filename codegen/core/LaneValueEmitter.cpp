@@ -147,15 +147,15 @@ LaneValue LaneValueEmitter::emitOp(const Op &op, const Coords &coords, int lane)
   case ShapeRule::Creation:
   case ShapeRule::Same:
     if (op.kind() == OpKind::Full)
-      return {cudaLiteral(op.attrs().number("value"), result.dtype()), true};
+      return {cudaLiteral(op.attrs().number("value"), mathDType(result.dtype())), true};
     if (op.kind() == OpKind::Iota) {
       const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
       const std::string type = cudaComputeType(result.dtype());
       if (static_cast<int>(dim) != lane)
-        return defineScalar(type, cudaConvert(coords[dim], DType::I64, result.dtype()));
+        return defineScalar(type, cudaConvert(coords[dim], DType::I64, mathDType(result.dtype())));
       return defineLanes(
           type, cudaConvert("(" + coords[dim] + " + (" + index_ + ")" + laneVariable() + ")",
-                            DType::I64, result.dtype()));
+                            DType::I64, mathDType(result.dtype())));
     }
     break;
   default:
@@ -306,7 +306,7 @@ LaneValue LaneValueEmitter::emitBranches(const Op &op, const Coords &coords, int
     if (hoists_.size() == hoistDepth)
       hoists_.push_back({lines_.size(), depth_, ""});
     hoists_.back().guard = guard;
-    line(condition + " {");
+    line(condition.empty() ? "{" : condition + " {");
     ++depth_;
     scopes_.emplace_back();
     LaneValue v = emit(piece, at, lane);
@@ -331,7 +331,7 @@ LaneValue LaneValueEmitter::emitBranches(const Op &op, const Coords &coords, int
     hoists_.pop_back();
     line("else {");
     ++depth_;
-    assign({cudaLiteral(op.attrs().number("value"), result.dtype()), true}, math);
+    assign({cudaLiteral(op.attrs().number("value"), mathDType(result.dtype())), true}, math);
     --depth_;
     line("}");
     return {out, lane < 0};
@@ -348,7 +348,9 @@ LaneValue LaneValueEmitter::emitBranches(const Op &op, const Coords &coords, int
       at[dim] = "(" + coords[dim] + " - " + ext(start) + ")";
     const bool last = i + 1 == op.operands().size();
     const std::string below = coords[dim] + " < " + ext(end);
-    std::string condition = last ? "else" : std::string(i ? "else " : "") + "if (" + below + ")";
+    // The last piece takes the rest; a cat of one piece is that piece.
+    std::string condition =
+        last ? (i ? "else" : "") : std::string(i ? "else " : "") + "if (" + below + ")";
     std::string guard = i ? coords[dim] + " >= " + ext(start) : "";
     if (!last)
       guard += (guard.empty() ? "" : " && ") + below;
@@ -407,8 +409,8 @@ LaneValue LaneValueEmitter::emitSelected(const Op &op, const Coords &coords, int
     at[dim] = shifted;
     auto [taken, value] =
         piece(x, at, shifted + " >= 0 && " + shifted + " < " + ext(x.shape()[dim]));
-    select =
-        taken + " ? " + value + " : " + cudaLiteral(op.attrs().number("value"), result.dtype());
+    select = taken + " ? " + value + " : " +
+             cudaLiteral(op.attrs().number("value"), mathDType(result.dtype()));
   } else {
     Extent start = 0;
     std::string tail;

@@ -16,8 +16,11 @@ DType computeDType(const Value &value) {
 std::string reductionInputAsAccumulator(const Op &op, const std::string &var) {
   const Value &in = *op.operand(0);
   const DType result = op.result()->dtype();
+  // Into the result's math domain (f16 / bf16 are carried at f32, not
+  // rounded: docs/language.md), then into the accumulator.
   const DType resultMath = result == DType::F16 || result == DType::BF16 ? DType::F32 : result;
-  std::string asResult = cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), result);
+  std::string asResult =
+      cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), resultMath);
   return cudaConvert(asResult, resultMath, reductionAccumulator(result));
 }
 

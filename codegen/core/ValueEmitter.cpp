@@ -232,7 +232,8 @@ std::string ValueEmitter::emitElementwise(const Op &op, const Coords &coords) {
 
 std::string ValueEmitter::emitCreation(const Op &op, const Coords &coords) {
   const Value &result = *op.result();
-  const DType dtype = result.dtype();
+  // f16 / bf16 values are carried at f32 until stored (docs/language.md).
+  const DType dtype = mathDType(result.dtype());
   switch (op.kind()) {
   case OpKind::Full:
     return cudaLiteral(op.attrs().number("value"), dtype);
@@ -248,10 +249,12 @@ std::string ValueEmitter::emitCreation(const Op &op, const Coords &coords) {
     std::string seed = emit(*op.operand(1), {}), offset = emit(*op.operand(2), {});
     std::string word = define("fuserc_u32", "fuserc_philox_word((fuserc_u64)" + seed +
                                                 ", (fuserc_u64)" + offset + ", " + linear + ")");
-    const char *unit = dtype == DType::F16    ? "fuserc_unit_f16"
-                       : dtype == DType::BF16 ? "fuserc_unit_bf16"
-                       : dtype == DType::F64  ? "fuserc_unit_f64"
-                                              : "fuserc_unit_f32";
+    // The unit draw is on the stored dtype's grid, so it needs no rounding.
+    const DType stored = result.dtype();
+    const char *unit = stored == DType::F16    ? "fuserc_unit_f16"
+                       : stored == DType::BF16 ? "fuserc_unit_bf16"
+                       : stored == DType::F64  ? "fuserc_unit_f64"
+                                               : "fuserc_unit_f32";
     return define(cudaComputeType(dtype), std::string(unit) + "(" + word + ")");
   }
   default:
@@ -316,7 +319,7 @@ std::string ValueEmitter::emitBranches(const Op &op, const Coords &coords) {
   std::string out = "v" + std::to_string(next_++);
   line(type + " " + out + ";");
   auto branch = [&](const std::string &condition, const Value &piece, const Coords &at) {
-    line(condition + " {");
+    line(condition.empty() ? "{" : condition + " {");
     ++depth_;
     scopes_.emplace_back();
     std::string v = emit(piece, at);
@@ -336,7 +339,7 @@ std::string ValueEmitter::emitBranches(const Op &op, const Coords &coords) {
     branch("if (" + shifted + " >= 0 && " + shifted + " < " + ext(x.shape()[dim]) + ")", x, at);
     line("else");
     ++depth_;
-    line(out + " = " + cudaLiteral(op.attrs().number("value"), result.dtype()) + ";");
+    line(out + " = " + cudaLiteral(op.attrs().number("value"), mathDType(result.dtype())) + ";");
     --depth_;
     return out;
   }
@@ -346,9 +349,10 @@ std::string ValueEmitter::emitBranches(const Op &op, const Coords &coords) {
     Extent end = start + piece.shape()[dim];
     Coords at = coords;
     at[dim] = "(" + coords[dim] + " - " + ext(start) + ")";
+    // The last piece takes the rest; a cat of one piece is that piece.
     std::string condition =
         i + 1 == op.operands().size()
-            ? "else"
+            ? (i ? "else" : "")
             : std::string(i ? "else " : "") + "if (" + coords[dim] + " < " + ext(end) + ")";
     branch(condition, piece, at);
     start = end;

@@ -57,7 +57,7 @@ EmittedKernel PointwiseEmitter::run() {
 
 InputRead PointwiseEmitter::read(const Value &input, const Coords &coords) {
   if (input.isScalarInput())
-    return "a.s" + std::to_string(scalarIndex(input));
+    return scalarArgRead(scalars_, input);
   size_t t = tensorIndex(input, false);
   if (lanes_)
     return InputRead::lane("t" + std::to_string(t) + "_l[j]", "v", lanes_, tensors_[t].storage);
@@ -102,10 +102,6 @@ void PointwiseEmitter::collectTensors() {
 
 size_t PointwiseEmitter::tensorIndex(const Value &v, bool written) const {
   return kernelTensorIndex(tensors_, v, written, cx_.analysis);
-}
-
-size_t PointwiseEmitter::scalarIndex(const Value &v) const {
-  return static_cast<size_t>(std::find(scalars_.begin(), scalars_.end(), &v) - scalars_.begin());
 }
 
 std::vector<std::string> PointwiseEmitter::symbols() const { return cx_.fusion.fusion->symbols(); }

@@ -39,7 +39,6 @@ private:
   std::vector<int> vectorWidths() const;
   void collectTensors();
   size_t tensorIndex(const Value &v, bool written) const;
-  size_t scalarIndex(const Value &v) const;
   std::vector<std::string> symbols() const;
   std::string kernelSymbolExtent(const Extent &e) const;
   std::string kernelName(const std::string &variant, bool wide) const;

@@ -33,8 +33,7 @@ std::string PointwiseEmitter::argsStruct(const std::string &prefix) const {
        "];\n";
   s += "  unsigned g_mul[" + std::to_string(kMaxRank) + "], g_shift[" + std::to_string(kMaxRank) +
        "];\n";
-  for (size_t k = 0; k < scalars_.size(); ++k)
-    s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  s += scalarArgsMembers(scalars_);
   if (rvec())
     s += resize_->argsMembers();
   if (segmentChecksIndices(cx_.segment.segment))

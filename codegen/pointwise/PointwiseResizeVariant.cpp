@@ -34,10 +34,7 @@ public:
       : kernel_(kernel), vectorDims_(vectorDims), linear_(linear), inner_(inner), readsAt_(readsAt),
         reread_(reread) {}
 
-  std::string scalar(const Value &input) override {
-    const auto &s = kernel_.scalars;
-    return "a.s" + std::to_string(std::find(s.begin(), s.end(), &input) - s.begin());
-  }
+  std::string scalar(const Value &input) override { return scalarArgRead(kernel_.scalars, input); }
 
   LaneAddress address(const Value &input, const Coords &coords, int lane) override {
     size_t t = 0;

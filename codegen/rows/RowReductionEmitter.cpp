@@ -5,6 +5,7 @@
 
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
+#include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/ReductionValues.h"
 #include "codegen/rows/RowReductionKernel.h"
 #include "ir/DType.h"
@@ -52,7 +53,7 @@ InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {
   if (auto it = registers_.find(&input); it != registers_.end())
     return it->second;
   if (input.isScalarInput())
-    return "a.s" + std::to_string(scalarIndex(input));
+    return scalarArgRead(k_.scalars, input);
   const size_t t = tensorIndex(input);
   const std::string ts = std::to_string(t);
   if (item_) {
@@ -178,11 +179,6 @@ size_t RowReductionEmitter::tensorIndex(const Value &v) const {
     if (k_.tensors[i].value == &v && !k_.tensors[i].written)
       return i;
   throw CodegenError("internal: no kernel tensor for " + cx_.analysis.quoted(v));
-}
-
-size_t RowReductionEmitter::scalarIndex(const Value &v) const {
-  return static_cast<size_t>(std::find(k_.scalars.begin(), k_.scalars.end(), &v) -
-                             k_.scalars.begin());
 }
 
 bool RowReductionEmitter::isReductionResult(const Value &v) const {
@@ -325,8 +321,9 @@ std::string RowReductionEmitter::finish(const Op &op, size_t i, const std::strin
   const std::string reg = "r" + std::to_string(i);
   registers_[op.result()] = reg;
   const DType acc = reductionAccumulator(result);
-  return "const " + cudaComputeType(result) + " " + reg + " = " + cudaConvert(value, acc, result) +
-         ";  // " + cx_.analysis.name(*op.result()) + "\n";
+  return "const " + cudaComputeType(result) + " " + reg + " = " +
+         cudaConvert(value, acc, mathDType(result)) + ";  // " + cx_.analysis.name(*op.result()) +
+         "\n";
 }
 
 std::string RowReductionEmitter::endPhase(const Op &op, size_t i, int threads,

@@ -35,7 +35,6 @@ private:
   // Which tensors the contiguous variants stream, and their vector width.
   void findStreams();
   size_t tensorIndex(const Value &v) const;
-  size_t scalarIndex(const Value &v) const;
   bool isReductionResult(const Value &v) const;
   bool isReducedDim(size_t d) const;
 

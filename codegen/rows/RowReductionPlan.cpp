@@ -21,8 +21,7 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
   s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long rows, len, cache;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
-  for (size_t k = 0; k < rk.scalars.size(); ++k)
-    s += "  " + cudaComputeType(rk.scalars[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  s += scalarArgsMembers(rk.scalars);
   if (segmentChecksIndices(rk.segment->segment))
     s += indexFlagMember();
   s += "} " + prefix + rk.base + "_args;\n";

@@ -69,8 +69,7 @@ EmittedKernel TransposeEmitter::run() {
 
 InputRead TransposeEmitter::read(const Value &input, const Coords &coords) {
   if (input.isScalarInput())
-    return "a.s" +
-           std::to_string(std::find(scalars_.begin(), scalars_.end(), &input) - scalars_.begin());
+    return scalarArgRead(scalars_, input);
   const size_t t = kernelTensorIndex(tensors_, input, false, cx_.analysis);
   const Access access{t, coords, false};
   if (discovering_) {

@@ -24,8 +24,7 @@ std::string TransposeEmitter::argsStruct(const std::string &prefix) const {
   // extents (i32 variants), so a block finds its tile in a few multiplies.
   s += "  unsigned ta_mul, ta_shift, tb_mul, tb_shift;\n";
   s += "  unsigned d_mul[" + R + "], d_shift[" + R + "];\n";
-  for (size_t k = 0; k < scalars_.size(); ++k)
-    s += "  " + cudaComputeType(scalars_[k]->dtype()) + " s" + std::to_string(k) + ";\n";
+  s += scalarArgsMembers(scalars_);
   if (segmentChecksIndices(cx_.segment.segment))
     s += indexFlagMember();
   s += "} " + prefix + cx_.base + "_args;\n";

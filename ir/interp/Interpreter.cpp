@@ -6,6 +6,8 @@
 
 #include "ir/interp/EvalSupport.h"
 
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <set>
 
@@ -121,10 +123,35 @@ InterpreterResult failure(InterpreterResult result, std::string message) {
   return result;
 }
 
+// splitmix64: the perturbation's sign for element `i` of op `op`.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+bool computes(const Op &op) {
+  const ShapeRule rule = op.info().shapeRule;
+  return (rule == ShapeRule::Elementwise && op.kind() != OpKind::Cast) ||
+         rule == ShapeRule::Reduction || rule == ShapeRule::Normalization;
+}
+
+void perturb(Tensor &t, const Op &op, const InterpreterOptions &options) {
+  const double relative =
+      t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
+  const uint64_t base = mix(options.seed ^ mix(op.result()->id()));
+  for (size_t i = 0; i < t.numel(); ++i) {
+    const double v = t.getFloat(i);
+    if (std::isfinite(v))
+      t.setFloat(i, v * (mix(base + i) & 1 ? 1 + relative : 1 - relative));
+  }
+}
+
 } // namespace
 
 InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Tensor> &inputs,
-                            const SymbolBindings &symbols) {
+                            const SymbolBindings &symbols, const InterpreterOptions &options) {
   InterpreterResult result;
   result.symbols = symbols;
   std::vector<std::optional<Tensor>> values(fusion.values().size());
@@ -171,6 +198,8 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
         throw EvalError(interp::describeOp(*op) + ": the evaluator returned " +
                         std::string(dtypeName(t.dtype())) + interp::shapeText(t.shape()) +
                         ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
+      if (options.perturbation > 0 && t.isFloating() && computes(*op))
+        perturb(t, *op, options);
       values[op->result()->id()] = std::move(t);
     } catch (const EvalError &e) {
       return failure(std::move(result), e.what());

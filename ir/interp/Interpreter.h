@@ -26,10 +26,23 @@ struct InterpreterResult {
   SymbolBindings symbols;      // every symbol's value, as bound from the inputs
 };
 
+// How to evaluate. `perturbation` > 0 moves every floating-point result of
+// an op that computes (elementwise ops other than cast, reductions) by a
+// relative +-perturbation, the sign drawn per element from `seed`, where
+// the result is carried at f32 (at perturbation * 2^-29 for f64: the same
+// number of ulps). The GPU tests compare kernels with such a reference to
+// tell elements whose value rounding errors of a few ulps can change (a
+// floor, a comparison, a cancellation) from wrong ones.
+struct InterpreterOptions {
+  double perturbation = 0;
+  uint64_t seed = 0;
+};
+
 // `inputs` maps every input name to a tensor (rank 0 for scalar inputs).
 // Symbols are bound from the input shapes (and `symbols`, which may bind
 // ones that appear only in attributes); inconsistent extents are an error.
 InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Tensor> &inputs,
-                            const SymbolBindings &symbols = {});
+                            const SymbolBindings &symbols = {},
+                            const InterpreterOptions &options = {});
 
 } // namespace fuserc

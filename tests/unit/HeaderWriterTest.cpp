@@ -131,7 +131,7 @@ TEST(HeaderWriter, LaunchDefinesTheHostCodeContractThenPastesEachHostLaunch) {
       contains(body, "    int64_t sym_C = bound.sym_C;\n    int64_t sym_N = bound.sym_N;\n"))
       << body;
   EXPECT_TRUE(contains(body, "    int64_t stride_x_1 = bound.stride_x[1];\n"));
-  EXPECT_TRUE(contains(body, "    int64_t stride_y_0 = expected.strides_y[0];\n"));
+  EXPECT_TRUE(contains(body, "    int64_t ostride_y_0 = expected.strides_y[0];\n"));
   EXPECT_TRUE(contains(body, "    char *ws = workspace_needed > 0 ? (char *)workspace : NULL;\n"));
   EXPECT_TRUE(contains(body, "    kernels_status st = kernels_OK;\n"));
   // FUSERC_NAME becomes the header's name; the block is indented in its scope.

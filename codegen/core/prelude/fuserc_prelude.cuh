@@ -90,6 +90,25 @@ __device__ __forceinline__ float fuserc_round_bf16(float v) {
   return __bfloat162float(__float2bfloat16_rn(v));
 }
 
+// Float to integer as docs/ops.md's cast says: toward zero, saturating, NaN
+// to 0 (a plain C cast of NaN or of a value out of range is undefined).
+__device__ __forceinline__ int fuserc_to_i32(double v) {
+  return v != v ? 0 : v >= 2147483647.0 ? 2147483647 : v <= -2147483648.0 ? (-2147483647 - 1) : (int)v;
+}
+__device__ __forceinline__ int fuserc_to_i32(float v) {
+  return v != v ? 0 : v >= 2147483648.0f ? 2147483647 : v <= -2147483648.0f ? (-2147483647 - 1) : (int)v;
+}
+__device__ __forceinline__ long long fuserc_to_i64(double v) {
+  return v != v ? 0LL
+         : v >= 9223372036854775808.0 ? 9223372036854775807LL
+         : v <= -9223372036854775808.0 ? (-9223372036854775807LL - 1) : (long long)v;
+}
+__device__ __forceinline__ long long fuserc_to_i64(float v) {
+  return v != v ? 0LL
+         : v >= 9223372036854775808.0f ? 9223372036854775807LL
+         : v <= -9223372036854775808.0f ? (-9223372036854775807LL - 1) : (long long)v;
+}
+
 // Floating-point helpers of ops.td (NaN propagates like torch.maximum).
 template <typename T> __device__ __forceinline__ T fuserc_maximum(T a, T b) {
   return (a != a || b != b) ? a + b : (a > b ? a : b);
