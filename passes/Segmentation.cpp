@@ -96,7 +96,8 @@ public:
     if (!scheduleSingleOps())
       return std::nullopt;
     mergeGreedily();
-    describeResult();
+    if (!describeResult())
+      return std::nullopt;
     return std::move(result_);
   }
 
@@ -206,13 +207,35 @@ private:
   // last, that write-back overlaps the caller's next work rather than the
   // reduction's reads (measured in bench/README.md; torch.compile orders
   // the same).
-  void describeResult() {
+  // An in-place output's segment overwrites its input, so every other
+  // segment reading that input launches before it: an edge reader -> writer.
+  std::map<size_t, std::set<size_t>> inPlaceOrder() const {
+    std::map<size_t, std::set<size_t>> after;
+    for (const FusionOutput &out : fusion_.outputs()) {
+      if (out.kind != OutputKind::InPlace || !out.aliases || !out.value->definingOp())
+        continue;
+      const size_t writer = graph_.groupOfOp(analysis_->position(*out.value->definingOp()));
+      for (const Op *user : analysis_->users(*out.aliases))
+        if (size_t reader = graph_.groupOfOp(analysis_->position(*user)); reader != writer)
+          after[reader].insert(writer);
+    }
+    return after;
+  }
+
+  bool describeResult() {
     std::vector<size_t> live = graph_.groups();
+    std::map<size_t, std::set<size_t>> after = inPlaceOrder();
+    auto successors = [&](size_t g) {
+      std::set<size_t> next(after[g].begin(), after[g].end());
+      for (size_t s : graph_.successors(g))
+        next.insert(s);
+      return next;
+    };
     std::map<size_t, size_t> indegree;
     for (size_t g : live)
       indegree[g];
     for (size_t g : live)
-      for (size_t s : graph_.successors(g))
+      for (size_t s : successors(g))
         ++indegree[s];
     auto reduces = [&](size_t g) {
       return schedulerOf_[g] && schedulerOf_[g]->name() == std::string_view("reduction");
@@ -232,14 +255,30 @@ private:
       segmentOfGroup_[g] = result_.segments.size();
       result_.segments.push_back(
           {result_.segments.size(), graph_.segment(g), schedulerOf_[g], nullptr});
-      for (size_t s : graph_.successors(g))
+      for (size_t s : successors(g))
         if (--indegree[s] == 0)
           ready.push(s);
     }
+    if (result_.segments.size() != live.size())
+      return inPlaceCannotBeOrdered();
     for (size_t p = 0; p < fusion_.ops().size(); ++p)
       result_.segmentOfOp[p] = segmentOfGroup_.at(graph_.groupOfOp(p));
     describeCrossingTensors();
     describeBoundaries();
+    return true;
+  }
+
+  // A segment reads an input after the segment updating it in place must
+  // have run (it needs that segment's results).
+  bool inPlaceCannotBeOrdered() {
+    for (const FusionOutput &out : fusion_.outputs())
+      if (out.kind == OutputKind::InPlace && out.aliases)
+        diag_.error(out.aliasesLoc.isValid() ? out.aliasesLoc : out.loc,
+                    "cannot update '" + out.aliases->name() + "' in place with '" + out.name +
+                        "': the kernels of '" + fusion_.name() +
+                        "' cannot be ordered so that every read of '" + out.aliases->name() +
+                        "' comes before the kernel writing it");
+    return false;
   }
 
   size_t segmentOfValue(const Value &v) const {
