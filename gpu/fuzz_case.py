@@ -220,7 +220,7 @@ def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
     in/, pert_in/, ref/, pert/. `inputs_from` reuses the input files of an
     earlier run (the minimizer). Returns the binding's record."""
     base = os.path.join(case_dir, str(index))
-    dirs = {k: os.path.join(base, k) for k in ("in", "pert_in", "ref", "pert")}
+    dirs = {k: os.path.join(base, k) for k in ("in", "pert_in", "ref", "pert", "pert2")}
     record = dict(binding, index=index, dirs=dirs, status="ok", detail="")
     if inputs_from:
         for kind in ("in", "pert_in"):
@@ -232,12 +232,14 @@ def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
     start = time.time()
     problem = run_interp(config, source, fusion_spec["name"], binding["shape"], dirs["in"],
                          dirs["ref"])
-    if problem is None:
-        # Perturbed inputs and every computed value moved a few ulps.
-        problem = run_interp(config, source, fusion_spec["name"], binding["shape"],
-                             dirs["pert_in"], dirs["pert"],
-                             ("--perturb", repr(PERTURBATION["f32"]),
-                              "--perturb-seed", str(seed * 1000 + index)))
+    # Twice: perturbed inputs and every computed value moved a few ulps, by
+    # two independent draws of signs (one draw can cancel its own moves).
+    for k, kind in enumerate(("pert", "pert2")):
+        if problem is None:
+            problem = run_interp(config, source, fusion_spec["name"], binding["shape"],
+                                 dirs["pert_in"], dirs[kind],
+                                 ("--perturb", repr(PERTURBATION["f32"]),
+                                  "--perturb-seed", str((seed * 1000 + index) * 2 + k)))
     record["interp_s"] = round(time.time() - start, 2)
     if problem:
         record.update(status="interp_error", detail=problem)
@@ -318,16 +320,18 @@ def _as_float64(array):
     return np.asarray(array).astype(np.float64)
 
 
-def compare(name, dtype, got, want, pert, math_dtype=None):
+def compare(name, dtype, got, want, perts, math_dtype=None):
     """Compares an output (a NumPy array, bool as uint8 or bool) with the
-    reference `want` and, when given, the reference on perturbed inputs
-    `pert`. Returns (problem or None, elements excused). A float output
-    computed in a narrower `math_dtype` gets that dtype's tolerance.
+    reference `want` and the references of perturbed runs `perts` (a list).
+    Returns (problem or None, elements excused). A float output computed in
+    a narrower `math_dtype` gets that dtype's tolerance.
 
     Elements outside the tolerance of gpu/README.md fail, except where the
-    reference itself is ill-conditioned: where the perturbation changed a
-    bool or integer, flipped NaN, or moved a float by `noise`, a float may
-    differ by NOISE_FACTOR * noise more (excused, and counted)."""
+    reference itself is ill-conditioned: where a perturbation changed a
+    bool or integer, flipped NaN, or moved a float by `noise` (the largest
+    move), a float may differ by NOISE_FACTOR * noise more (excused, and
+    counted)."""
+    perts = list(perts or [])
     if list(np.shape(got)) != list(np.shape(want)):
         return "%s: shape %s, reference %s" % (name, list(np.shape(got)),
                                               list(np.shape(want))), 0
@@ -335,7 +339,10 @@ def compare(name, dtype, got, want, pert, math_dtype=None):
         g = np.asarray(got).astype(np.int64)
         w = np.asarray(want).astype(np.int64)
         bad = g != w
-        excused = bad & (w != np.asarray(pert).astype(np.int64)) if pert is not None else None
+        excused = None
+        for pert in perts:
+            moved = bad & (w != np.asarray(pert).astype(np.int64))
+            excused = moved if excused is None else excused | moved
     else:
         g, w = _as_float64(got), _as_float64(want)
         rtol, atol = TOLERANCES[math_dtype or dtype]
@@ -346,11 +353,13 @@ def compare(name, dtype, got, want, pert, math_dtype=None):
             close = (g == w) | (np.abs(g - w) <= allowed)
             bad = ~(close | (np.isnan(g) & np.isnan(w)))
             excused = None
-            if pert is not None and bad.any():
-                p = _as_float64(pert)
-                same = (p == w) | (np.isnan(p) & np.isnan(w))
-                noise = np.where(same, 0.0, np.abs(p - w))
-                noise = np.where(np.isnan(noise), np.inf, noise)
+            if perts and bad.any():
+                noise = np.zeros(np.shape(w))
+                for pert in perts:
+                    p = _as_float64(pert)
+                    same = (p == w) | (np.isnan(p) & np.isnan(w))
+                    moved = np.where(same, 0.0, np.abs(p - w))
+                    noise = np.maximum(noise, np.where(np.isnan(moved), np.inf, moved))
                 excused = bad & (noise > 0) & (np.abs(g - w) <= allowed + NOISE_FACTOR * noise)
                 excused |= bad & np.isinf(noise)
     if excused is not None:
@@ -364,8 +373,8 @@ def compare(name, dtype, got, want, pert, math_dtype=None):
     for i in where:
         i = tuple(int(v) for v in i)
         text = "%s: got %s want %s" % (list(i), g[i], w[i])
-        if pert is not None:
-            text += " (perturbed %s)" % np.asarray(pert)[i]
+        if perts:
+            text += " (perturbed %s)" % ", ".join(str(np.asarray(p)[i]) for p in perts)
         samples.append(text)
     return ("%s: %d of %d elements differ (%s)" % (name, count, bad.size, ", ".join(samples)),
             excused_count)

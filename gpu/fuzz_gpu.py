@@ -73,8 +73,9 @@ def check_binding(fusion, spec, binding, math_dtypes):
     for out in spec["outputs"]:
         got = to_numpy(prepared.outputs[out["name"]], out["dtype"])
         want = np.load(os.path.join(dirs["ref"], out["name"] + ".npy"))
-        pert = np.load(os.path.join(dirs["pert"], out["name"] + ".npy"))
-        problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, pert,
+        perts = [np.load(os.path.join(dirs[kind], out["name"] + ".npy"))
+                 for kind in ("pert", "pert2")]
+        problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, perts,
                                        math_dtypes.get(out["name"]))
         excused += n
         if problem:

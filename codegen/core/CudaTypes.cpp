@@ -40,9 +40,13 @@ std::string cudaConvert(const std::string &expr, DType from, DType to) {
   case DType::Bool:
     return "((" + expr + ") != 0)";
   case DType::F16:
-    return "fuserc_round_f16((float)(" + expr + "))";
-  case DType::BF16:
-    return "fuserc_round_bf16((float)(" + expr + "))";
+  case DType::BF16: {
+    // f64 and integer values round once, from double: through f32 they
+    // would round twice (exact for i32; i64 above 2^53 still rounds twice).
+    const bool wide = from == DType::F64 || from == DType::I64 || from == DType::I32;
+    return std::string(to == DType::F16 ? "fuserc_round_f16" : "fuserc_round_bf16") +
+           (wide ? "((double)(" : "((float)(") + expr + "))";
+  }
   case DType::I32:
   case DType::I64:
     if (isFloating(from))

@@ -41,8 +41,8 @@ std::string storedExpression(ValueEmitter &emitter, const Value &value, DType st
       (storage == DType::F16 || storage == DType::BF16)) {
     const Value &in = *op->operand(0);
     std::string var = emitter.emit(in, coords);
-    return cudaToStorage(
-        cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), DType::F32), storage);
+    return cudaToStorage(cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), storage),
+                         storage);
   }
   const std::string var = emitter.emit(value, coords);
   if (storage == value.dtype())

@@ -243,7 +243,8 @@ std::string PointwiseEmitter::storedValue(ValueEmitter &emitter, size_t t, const
       (storage == DType::F16 || storage == DType::BF16) && cx_.segment.segment.contains(*op)) {
     const Value &in = *op->operand(0);
     std::string var = emitter.emit(in, coords);
-    return cudaToStorage(cudaConvert(var, in.isLiteral() ? in.dtype() : mathOf(in), DType::F32),
+    // One rounding, straight to the stored dtype (also from f64 or integers).
+    return cudaToStorage(cudaConvert(var, in.isLiteral() ? in.dtype() : mathOf(in), storage),
                          storage);
   }
   return cudaToStorage(cudaConvert(emitter.emit(v, coords), mathOf(v), storageMath(t)), storage);

@@ -230,7 +230,7 @@ std::string ResizeVectorVariant::emitKernel(bool wide) {
       stores.push_back(
           {t, cudaToStorage(cudaConvert(lanes.at(l),
                                         in.isLiteral() ? in.dtype() : mathDType(in.dtype()),
-                                        DType::F32),
+                                        kt.storage),
                             kt.storage)});
       continue;
     }

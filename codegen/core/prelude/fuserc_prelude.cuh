@@ -89,6 +89,12 @@ __device__ __forceinline__ float fuserc_round_f16(float v) { return __half2float
 __device__ __forceinline__ float fuserc_round_bf16(float v) {
   return __bfloat162float(__float2bfloat16_rn(v));
 }
+// From f64 in one rounding: through f32 would round twice, and differ where
+// the first rounding makes a tie.
+__device__ __forceinline__ float fuserc_round_f16(double v) { return __half2float(__double2half(v)); }
+__device__ __forceinline__ float fuserc_round_bf16(double v) {
+  return __bfloat162float(__double2bfloat16(v));
+}
 
 // Float to integer as docs/ops.md's cast says: toward zero, saturating, NaN
 // to 0 (a plain C cast of NaN or of a value out of range is undefined).
