@@ -210,7 +210,7 @@ def SignOp : Unary<"sign", "-1, 0 or 1 by the sign of x (NaN stays NaN).", Promo
 def LogicalNotOp : Unary<"logical_not", "True where x is zero.", PromoteToBool,
   "($0 == 0)", "a == 0.0", "a == 0", "($0 == 0)">;
 def BitwiseNotOp : Unary<"bitwise_not", "Bitwise complement (logical not for bool).", PromoteIntegral,
-  "", "", "~a", "($0 ^ decltype($0)(-1))">;
+  "", "", "~a", "fuserc_bitwise_not($0)">;
 def IsnanOp : Unary<"isnan", "True where x is NaN.", PromoteToBool, "isnan($0)", "std::isnan(a)", "0", "false">;
 def IsinfOp : Unary<"isinf", "True where x is infinite.", PromoteToBool, "isinf($0)", "std::isinf(a)", "0", "false">;
 def IsfiniteOp : Unary<"isfinite", "True where x is neither infinite nor NaN.", PromoteToBool,

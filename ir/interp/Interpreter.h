@@ -27,12 +27,13 @@ struct InterpreterResult {
 };
 
 // How to evaluate. `perturbation` > 0 moves every floating-point result of
-// an op that computes (elementwise ops other than cast, reductions) by a
-// relative +-perturbation, the sign drawn per element from `seed`, where
-// the result is carried at f32 (at perturbation * 2^-29 for f64: the same
-// number of ulps). The GPU tests compare kernels with such a reference to
-// tell elements whose value rounding errors of a few ulps can change (a
-// floor, a comparison, a cancellation) from wrong ones.
+// an op that computes (elementwise ops, reductions) by a relative
+// +-perturbation, the sign drawn per element from `seed`, where the result
+// is carried at f32 (at perturbation * 2^-29 for f64: the same number of
+// ulps). Results exact given their operands (floor, trunc, maximum, abs,
+// where, cast, ...) are left alone. The GPU fuzzer compares kernels with
+// such a reference to tell elements that rounding errors of a few ulps can
+// change (a floor, a comparison, a cancellation) from wrong ones.
 struct InterpreterOptions {
   double perturbation = 0;
   uint64_t seed = 0;

@@ -39,16 +39,21 @@ TEST(InterpreterPerturbation, MovesEveryComputedElementByTheRelativeAmountEither
   EXPECT_GT(down, 0);
 }
 
-TEST(InterpreterPerturbation, LeavesCastsZerosAndUnperturbedRunsAlone) {
+TEST(InterpreterPerturbation, LeavesExactResultsZerosAndUnperturbedRunsAlone) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F32, Shape{2});
   b.output(b.op(OpKind::Cast, {x}, DType::F64, Shape{2}, makeAttrs({{"dtype", DType::F64}})));
   b.output(b.op(OpKind::Sub, {x, x}, DType::F32, Shape{2}));
+  // A floor of a perturbed value moves by a whole unit or not at all.
+  Value *tripled = b.op(OpKind::Mul, {x, b.floatLiteral(3.0)}, DType::F32, Shape{2});
+  b.output(b.op(OpKind::Floor, {tripled}, DType::F32, Shape{2}));
   const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {0.1, 2.5})}};
   InterpreterResult r = perturbedRun(b.fusion(), inputs, 1);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(floatValues(r.outputs[0]), (std::vector<double>{f32(0.1), 2.5}));
   EXPECT_EQ(floatValues(r.outputs[1]), (std::vector<double>{0.0, 0.0}));
+  for (double v : floatValues(r.outputs[2]))
+    EXPECT_EQ(v, std::floor(v));
   EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0]), (std::vector<double>{f32(0.1), 2.5}));
 }
 

@@ -115,6 +115,10 @@ __device__ __forceinline__ long long fuserc_to_i64(float v) {
          : v <= -9223372036854775808.0f ? (-9223372036854775807LL - 1) : (long long)v;
 }
 
+// bitwise_not: ~v for integers, !v for bool (~true would be -2, nonzero).
+// A template, so that an array element (an lvalue) gives its value type.
+template <typename T> __device__ __forceinline__ T fuserc_bitwise_not(T v) { return v ^ T(-1); }
+
 // Floating-point helpers of ops.td (NaN propagates like torch.maximum).
 template <typename T> __device__ __forceinline__ T fuserc_maximum(T a, T b) {
   return (a != a || b != b) ? a + b : (a > b ? a : b);
