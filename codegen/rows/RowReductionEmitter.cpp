@@ -240,16 +240,20 @@ std::string RowReductionEmitter::storedValue(ValueEmitter &emitter, size_t t,
 std::string RowReductionEmitter::perRowStores(ValueEmitter &emitter, size_t &taken,
                                               const std::string &condition,
                                               const std::string &pad) {
-  std::string s;
+  // Every value first, then the stores: an output written in place into an
+  // input must not change it before another output has read it.
+  std::string s, stores;
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     if (!k_.tensors[t].written || !k_.tensors[t].perRow)
       continue;
     Coords at = valueCoords(k_.tensors[t].value->shape(), domainCoords(""), true);
-    std::string value = storedValue(emitter, t, at);
+    const std::string value = storedValue(emitter, t, at), held = "out" + std::to_string(t);
     s += take(emitter, taken, 4);
-    s += pad + "if (" + condition + ") " + storeStatement(t, at, value) + "\n";
+    s += pad + "const " + cudaStorageType(k_.tensors[t].storage) + " " + held + " = " + value +
+         ";\n";
+    stores += pad + "if (" + condition + ") " + storeStatement(t, at, held) + "\n";
   }
-  return s;
+  return s + stores;
 }
 
 std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
