@@ -22,13 +22,18 @@ Tensor mapLanes(const Op &op, const Tensor &x, const std::vector<int64_t> &axes,
     throw EvalError(interp::describeOp(op) + ": result shape " + interp::shapeText(result.shape()) +
                     " is not the input shape " + interp::shapeText(x.shape()));
   const interp::AxisSplit split = interp::splitAxes(x.shape(), axes, op);
+  // An f16 / bf16 composite rounds its result to its dtype, as PyTorch's
+  // kernels and the decomposition (passes/CompositeDecomposition.cpp) do.
+  const DType dtype = op.result()->dtype();
+  const bool half = dtype == DType::F16 || dtype == DType::BF16;
   std::vector<double> lane(split.reducedOffsets.size()), out(lane.size());
   for (int64_t base : split.keptOffsets) {
     for (size_t r = 0; r < lane.size(); ++r)
       lane[r] = x.getFloat(static_cast<size_t>(base + split.reducedOffsets[r]));
     fn(lane, out);
     for (size_t r = 0; r < lane.size(); ++r)
-      result.setFloat(static_cast<size_t>(base + split.reducedOffsets[r]), out[r]);
+      result.setFloat(static_cast<size_t>(base + split.reducedOffsets[r]),
+                      half ? roundToFloatType(out[r], dtype) : out[r]);
   }
   return result;
 }

@@ -4,7 +4,8 @@
 // Semantics: elementwise math on floating-point values is computed in double
 // and rounded to f32 after every op whose dtype is f16, bf16 or f32 (the GPU
 // computes f16/bf16 math in f32); f16 and bf16 values are rounded to their
-// dtype only where they are stored: fusion outputs and explicit casts.
+// dtype only where they are stored: fusion outputs and explicit casts (and
+// the results of the composites softmax, log_softmax, layer_norm, rms_norm).
 // Integer math wraps to the dtype's width. Reductions accumulate in double
 // (floating) or int64 (integers).
 #pragma once

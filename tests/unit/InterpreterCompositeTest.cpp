@@ -69,3 +69,18 @@ TEST(InterpreterComposite, RmsNormDividesByTheRootMeanSquare) {
   EXPECT_DOUBLE_EQ(v[0], 3 / rms);
   EXPECT_DOUBLE_EQ(v[1], 4 / rms * 2);
 }
+
+TEST(InterpreterComposite, HalfResultsRoundToTheirDTypeAsTheDecompositionDoes) {
+  // softmax of [0, 1, 2] is not an f16 value; the composite's result is,
+  // also where it is read at f32 (an f16 op result would be carried at f32).
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F16, Shape{3});
+  Value *s = b.op(OpKind::Softmax, {x}, DType::F16, Shape{3}, makeAttrs({{"dim", int64_t{0}}}));
+  b.output(b.op(OpKind::Cast, {s}, DType::F32, Shape{3}, makeAttrs({{"dtype", DType::F32}})));
+  auto outputs = run(b.fusion(), {{"x", floats(DType::F16, {3}, {0, 1, 2})}});
+  ASSERT_EQ(outputs.size(), 1u);
+  const double e1 = std::exp(1.0), e2 = std::exp(2.0), sum = 1 + e1 + e2;
+  const std::vector<double> v = floatValues(outputs[0]);
+  EXPECT_EQ(v[2], roundToFloatType(e2 / sum, DType::F16));
+  EXPECT_NE(v[2], f32(e2 / sum));
+}
