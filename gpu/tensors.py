@@ -124,8 +124,11 @@ def allocate_poisoned(shape, strides, dtype, device="cuda"):
 
 
 def view_of_inputs(pointer, shape, strides, dtype, tensors):
-    """The tensor a view output describes: `pointer` inside one input's storage."""
+    """The tensor a view output describes: `pointer` inside one input's storage
+    (one past its end too for a view of no elements: an empty slice)."""
     itemsize = torch.empty(0, dtype=dtype).element_size()
+    if 0 in shape:
+        return torch.empty(shape, dtype=dtype, device=tensors[0].device if tensors else "cuda")
     for t in tensors:
         storage = t.untyped_storage()
         start = storage.data_ptr()
