@@ -53,11 +53,7 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   s += "  int *count;   /* per column tile: its split blocks done (zeroed before the launch) */\n";
   s += "  long long cols, kcols, len, tiles, splits, chunk;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
-  s += scalarArgsMembers(k.scalars);
-  if (segmentChecksIndices(k.segment->segment))
-    s += indexFlagMember();
-  s += "} " + prefix + k.base + "_args;\n";
-  return s;
+  return s + argsStructEnd(k.scalars, "", k.segment->segment, prefix + k.base);
 }
 
 namespace {

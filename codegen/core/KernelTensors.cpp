@@ -1,6 +1,7 @@
 // Kernel operands and their host addresses (see KernelTensors.h).
 #include "codegen/core/KernelTensors.h"
 #include "codegen/core/CudaTypes.h"
+#include "codegen/core/IndexChecks.h"
 
 #include "schedulers/KernelGenerator.h"
 
@@ -139,6 +140,13 @@ std::string scalarArgsMembers(const std::vector<const Value *> &scalars) {
          " s" + std::to_string(k) + ";\n";
   }
   return s;
+}
+
+std::string argsStructEnd(const std::vector<const Value *> &scalars, const std::string &members,
+                          const Segment &segment, const std::string &name) {
+  return scalarArgsMembers(scalars) + members +
+         (segmentChecksIndices(segment) ? indexFlagMember() : std::string()) + "} " + name +
+         "_args;\n";
 }
 
 std::string scalarArgRead(const std::vector<const Value *> &scalars, const Value &input) {

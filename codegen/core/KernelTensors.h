@@ -52,6 +52,11 @@ size_t kernelTensorIndex(const std::vector<KernelTensor> &tensors, const Value &
 // The argument struct's members `s<k>`, one per scalar input. The struct is
 // also compiled as C99 by the header, so a bool scalar is an unsigned char.
 std::string scalarArgsMembers(const std::vector<const Value *> &scalars);
+// The end of a kernel's argument struct: the scalar members, the family's
+// own `members` after them, the index flag when the segment checks indices,
+// and the struct's name `<name>_args`.
+std::string argsStructEnd(const std::vector<const Value *> &scalars, const std::string &members,
+                          const Segment &segment, const std::string &name);
 // The kernel's read of scalar input `input` (one of `scalars`) from `a`.
 std::string scalarArgRead(const std::vector<const Value *> &scalars, const Value &input);
 

@@ -4,21 +4,20 @@
 
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
+#include "codegen/core/ElementwiseCode.h"
 #include "ir/Printer.h"
 #include "schedulers/KernelGenerator.h"
 
 namespace fuserc {
 
-DType computeDType(const Value &value) {
-  return value.dtype() == DType::F16 || value.dtype() == DType::BF16 ? DType::F32 : value.dtype();
-}
+DType computeDType(const Value &value) { return mathDType(value.dtype()); }
 
 std::string reductionInputAsAccumulator(const Op &op, const std::string &var) {
   const Value &in = *op.operand(0);
   const DType result = op.result()->dtype();
   // Into the result's math domain (f16 / bf16 are carried at f32, not
   // rounded: docs/language.md), then into the accumulator.
-  const DType resultMath = result == DType::F16 || result == DType::BF16 ? DType::F32 : result;
+  const DType resultMath = mathDType(result);
   std::string asResult =
       cudaConvert(var, in.isLiteral() ? in.dtype() : computeDType(in), resultMath);
   return cudaConvert(asResult, resultMath, reductionAccumulator(result));

@@ -33,13 +33,8 @@ std::string PointwiseEmitter::argsStruct(const std::string &prefix) const {
        "];\n";
   s += "  unsigned g_mul[" + std::to_string(kMaxRank) + "], g_shift[" + std::to_string(kMaxRank) +
        "];\n";
-  s += scalarArgsMembers(scalars_);
-  if (rvec())
-    s += resize_->argsMembers();
-  if (segmentChecksIndices(cx_.segment.segment))
-    s += indexFlagMember();
-  s += "} " + prefix + cx_.base + "_args;\n";
-  return s;
+  return s + argsStructEnd(scalars_, rvec() ? resize_->argsMembers() : "", cx_.segment.segment,
+                           prefix + cx_.base);
 }
 
 // The host block: fill the arguments, pick a variant, launch.

@@ -21,11 +21,7 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
   s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long rows, len, cache;\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
-  s += scalarArgsMembers(rk.scalars);
-  if (segmentChecksIndices(rk.segment->segment))
-    s += indexFlagMember();
-  s += "} " + prefix + rk.base + "_args;\n";
-  return s;
+  return s + argsStructEnd(rk.scalars, "", rk.segment->segment, prefix + rk.base);
 }
 
 std::string rowKernelName(const RowKernel &rk, const RowVariant &v) {

@@ -24,11 +24,7 @@ std::string TransposeEmitter::argsStruct(const std::string &prefix) const {
   // extents (i32 variants), so a block finds its tile in a few multiplies.
   s += "  unsigned ta_mul, ta_shift, tb_mul, tb_shift;\n";
   s += "  unsigned d_mul[" + R + "], d_shift[" + R + "];\n";
-  s += scalarArgsMembers(scalars_);
-  if (segmentChecksIndices(cx_.segment.segment))
-    s += indexFlagMember();
-  s += "} " + prefix + cx_.base + "_args;\n";
-  return s;
+  return s + argsStructEnd(scalars_, "", cx_.segment.segment, prefix + cx_.base);
 }
 
 std::string TransposeEmitter::hostLaunch() const {
