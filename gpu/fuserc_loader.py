@@ -103,15 +103,48 @@ def run_fuserc(fuserc, source, out_dir, name, archs="sm_90", extra=()):
     return proc.returncode, (proc.stderr + proc.stdout).strip()
 
 
-def build_shared_library(out_dir, name, dlpack_include, cuda_home="/usr/local/cuda", cc="gcc"):
-    """Compiles OUT_DIR/NAME.h (with its implementation) into OUT_DIR/libNAME.so."""
+# The header's testing hook (docs/header.md, "Testing hook"), defined for a
+# library built with variant_hook=True: fuserc_test_set(pick) makes every
+# launch block with more than `pick` alternatives force alternative `pick`
+# (-1: none); afterwards fuserc_test_most() is the most alternatives a block
+# offered and fuserc_test_name(i) the i-th of fuserc_test_count() kernels
+# launched.
+VARIANT_HOOK_C = r"""
+static int hook_pick = -1, hook_most = 0, hook_count = 0;
+static const char *hook_names[256];
+int fuserc_test_variant(const char *kernel, int alternatives) {
+  (void)kernel;
+  if (alternatives > hook_most)
+    hook_most = alternatives;
+  return hook_pick < alternatives ? hook_pick : -1;
+}
+void fuserc_test_launched(const char *kernel) {
+  if (hook_count < 256)
+    hook_names[hook_count++] = kernel;
+}
+void fuserc_test_set(int pick) { hook_pick = pick; hook_count = 0; }
+int fuserc_test_most(void) { return hook_most; }
+int fuserc_test_count(void) { return hook_count; }
+const char *fuserc_test_name(int i) { return i >= 0 && i < hook_count ? hook_names[i] : 0; }
+"""
+
+
+def build_shared_library(out_dir, name, dlpack_include, cuda_home="/usr/local/cuda", cc="gcc",
+                         variant_hook=False):
+    """Compiles OUT_DIR/NAME.h (with its implementation) into OUT_DIR/libNAME.so;
+    with variant_hook, with the testing hook (VARIANT_HOOK_C) compiled in."""
     impl = os.path.join(out_dir, name + "_impl.c")
     with open(impl, "w") as f:
+        if variant_hook:
+            f.write("#define FUSERC_TEST_VARIANTS\n")
         f.write("#define %s_IMPLEMENTATION\n#include \"%s.h\"\n" % (name, name))
+        if variant_hook:
+            f.write(VARIANT_HOOK_C)
     lib = os.path.join(out_dir, "lib%s.so" % name)
+    # -Bsymbolic: each library's launches call its own hook, whatever else is loaded.
     cmd = [cc, "-shared", "-fPIC", "-O2", "-std=c99", "-Wall", "-x", "c", impl,
            "-I", out_dir, "-I", dlpack_include, "-I", os.path.join(cuda_home, "include"),
-           "-L", os.path.join(cuda_home, "lib64", "stubs"), "-lcuda", "-o", lib]
+           "-L", os.path.join(cuda_home, "lib64", "stubs"), "-lcuda", "-Wl,-Bsymbolic", "-o", lib]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise FusercError("compiling %s.h failed:\n%s\n%s" % (name, " ".join(cmd), proc.stderr))
@@ -397,6 +430,32 @@ def build(fuserc, interp, source, work_dir, dlpack_include, archs="sm_90",
     return Build(source, name, out_dir, signature, lib_path)
 
 
+class VariantHook:
+    """Forces launch blocks' alternatives in a library built with the hook."""
+
+    def __init__(self, cdll):
+        self._set = cdll.fuserc_test_set
+        self._set.argtypes, self._set.restype = [ctypes.c_int], None
+        self._most = cdll.fuserc_test_most
+        self._most.argtypes, self._most.restype = [], ctypes.c_int
+        self._count = cdll.fuserc_test_count
+        self._count.argtypes, self._count.restype = [], ctypes.c_int
+        self._name = cdll.fuserc_test_name
+        self._name.argtypes, self._name.restype = [ctypes.c_int], ctypes.c_char_p
+
+    def force(self, pick):
+        """From the next launch on, alternative `pick` of each block (-1: none)."""
+        self._set(pick)
+
+    def most(self):
+        """The most alternatives any launch block offered so far."""
+        return self._most()
+
+    def launched(self):
+        """The kernels launched since the last force(), in order."""
+        return [self._name(i).decode() for i in range(self._count())]
+
+
 class Library:
     """A Build loaded into the process: `fusions` maps each fusion's name to
     a Fusion. Load it after PyTorch has initialised CUDA, so that the launch
@@ -412,6 +471,13 @@ class Library:
         self.fusions = {spec["name"]: Fusion(self, spec["name"], built.functions[spec["name"]],
                                              spec, built.ranks.get(spec["name"], {}))
                         for spec in built.signature}
+
+    def variant_hook(self):
+        """The testing hook's controls (VARIANT_HOOK_C), or None when the
+        library was built without it."""
+        if not hasattr(self.cdll, "fuserc_test_set"):
+            return None
+        return VariantHook(self.cdll)
 
     def last_error(self):
         message = self._last_error()

@@ -119,7 +119,7 @@ def compile_fusion(config, source, out_dir, name):
         return "crash", "fuserc exit %d: %s" % (code, message), None
     try:
         lib_path = loader.build_shared_library(out_dir, name, config.dlpack_include,
-                                               config.cuda_home)
+                                               config.cuda_home, variant_hook=True)
         built = loader.Build(source, name, out_dir, signature, lib_path)
         for spec in signature:
             loader.match_prototypes(name, spec["name"], built.functions[spec["name"]], spec)
@@ -127,8 +127,11 @@ def compile_fusion(config, source, out_dir, name):
         # The compiler's first error first: the summary groups by first line.
         errors = [l.split("error:", 1)[1].strip() for l in str(e).splitlines() if "error:" in l]
         return "header_error", "\n".join(errors[:1] + [str(e)]), None
+    variants = [v["symbol"] for f in (built.manifest or {}).get("fusions", [])
+                for k in f.get("kernels", []) for v in k.get("variants", [])]
     return "ok", "", dict(source=source, name=name, out_dir=out_dir, lib_path=lib_path,
-                          signature=signature, math_dtypes=math_dtypes(config, source))
+                          signature=signature, math_dtypes=math_dtypes(config, source),
+                          variants=variants)
 
 
 # ---------------------------------------------------------------------------

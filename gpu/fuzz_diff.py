@@ -227,9 +227,10 @@ class Report:
         row = {k: record.get(k) for k in ("seed", "fusion", "status", "detail", "ops", "dtypes",
                                           "compile_s", "min_file", "min_log")}
         row["detail"] = (row["detail"] or "")[:4000]
+        row["variants"] = (record.get("build") or {}).get("variants", [])
         row["bindings"] = [{k: b.get(k) for k in ("label", "shape", "special", "elements",
                                                    "int_ranges", "result", "detail", "excused",
-                                                   "interp_s")}
+                                                   "interp_s", "launched")}
                            for b in record.get("bindings", [])]
         self.records.append(row)
         self.stream.write(json.dumps(row) + "\n")
@@ -289,6 +290,13 @@ class Report:
                     r["seed"], r["status"], bad[0].get("label", "-"),
                     (bad[0].get("detail") or r["detail"] or "")[:200],
                     "  -> " + r["min_file"] if r.get("min_file") else ""))
+        generated = sum(len(r["variants"]) for r in rows)
+        launched = sum(len(set(r["variants"]) & {k for b in r["bindings"]
+                                                 for k in b.get("launched") or []})
+                       for r in rows)
+        if generated:
+            lines.append("coverage, kernel variants launched (own choice or forced): %d of %d "
+                         "generated (%.0f%%)" % (launched, generated, 100.0 * launched / generated))
         ops, op_fusions, dtypes = collections.Counter(), collections.Counter(), \
             collections.Counter()
         for r in rows:

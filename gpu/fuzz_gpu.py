@@ -1,8 +1,10 @@
 """The GPU half of the differential fuzzer (gpu/fuzz_diff.py): a process of
 its own that loads each seed's library, launches it at every binding on the
 inputs gpu/fuzz_case.py wrote, and compares the outputs with the
-reference. A CUDA error (which leaves the context unusable), a crash or a
-hang costs this process only: the harness starts another.
+reference: once as the launch chooses its variants, then once per
+alternative the header's testing hook lets it force. A CUDA error (which
+leaves the context unusable), a crash or a hang costs this process only:
+the harness starts another.
 
 Protocol over a multiprocessing connection: the harness sends a case
 {"build": ..., "bindings": [binding records]} and receives
@@ -57,15 +59,12 @@ def is_cuda_error(text):
     return "CUDA error" in text or "ERROR_CUDA" in text or "illegal" in text
 
 
-def check_binding(fusion, spec, binding, math_dtypes):
+def run_once(fusion, spec, binding, values, math_dtypes):
+    """One launch on fresh outputs, compared with the reference: (problems, excused)."""
     import torch
     import launcher
 
     dirs = binding["dirs"]
-    values = {}
-    for s in spec["inputs"]:
-        array = np.load(os.path.join(dirs["in"], s["name"] + ".npy"))
-        values[s["name"]] = scalar_value(array, s["dtype"]) if s["scalar"] else to_device(array, s)
     prepared = launcher.PreparedLaunch(fusion, values)
     prepared.launch()
     torch.cuda.synchronize()
@@ -80,9 +79,39 @@ def check_binding(fusion, spec, binding, math_dtypes):
         excused += n
         if problem:
             problems.append(problem)
-    del prepared, values
+    del prepared
+    return problems, excused
+
+
+def check_binding(fusion, spec, binding, math_dtypes, hook):
+    """The launch's own choice of variants, then (with the testing hook) each
+    alternative the launch blocks offer forced in turn; the first mismatch
+    says which."""
+    dirs = binding["dirs"]
+    values = {}
+    for s in spec["inputs"]:
+        array = np.load(os.path.join(dirs["in"], s["name"] + ".npy"))
+        values[s["name"]] = scalar_value(array, s["dtype"]) if s["scalar"] else to_device(array, s)
+    launched, excused, problems, pick = set(), 0, [], -1
+    while True:
+        if hook:
+            hook.force(pick)
+        problems, n = run_once(fusion, spec, binding, values, math_dtypes)
+        excused = max(excused, n)
+        kernels = hook.launched() if hook else []
+        launched.update(kernels)
+        if problems:
+            if pick >= 0:
+                problems.insert(0, "with alternative %d forced (kernels %s)"
+                                % (pick, " ".join(kernels)))
+            break
+        pick += 1
+        if not hook or pick >= hook.most():
+            break
+    if hook:
+        hook.force(-1)
     return dict(result="mismatch" if problems else "pass", detail="; ".join(problems),
-                excused=excused)
+                excused=excused, launched=sorted(launched))
 
 
 def check_case(case):
@@ -97,6 +126,7 @@ def check_case(case):
                                    excused=0)] * len(case["bindings"]), context_lost=None)
     spec = build["signature"][0]
     fusion = library.fusions[spec["name"]]
+    hook = library.variant_hook()
     results, lost = [], None
     for binding in case["bindings"]:
         if binding["status"] != "ok":
@@ -106,7 +136,8 @@ def check_case(case):
             results.append(dict(result="not_run", detail="after " + lost, excused=0))
             continue
         try:
-            results.append(check_binding(fusion, spec, binding, build.get("math_dtypes", {})))
+            results.append(check_binding(fusion, spec, binding, build.get("math_dtypes", {}),
+                                         hook))
         except Exception as e:  # an error status, a CUDA error
             text = "%s: %s" % (type(e).__name__, e)
             if is_cuda_error(text):

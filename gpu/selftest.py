@@ -155,6 +155,21 @@ def test_generated_header(args, work, stub_driver):
                          work, args.dlpack_include, "sm_90", args.cuda_home)
     library = loader.Library(built)
     check_entry_points(library.fusions["scale_add"], launch_runs=False)
+    assert library.variant_hook() is None, "a plain build has no testing hook"
+    # The same header with the testing hook compiled in (the fuzzer's build):
+    # its controls load, and nothing has been offered or launched yet.
+    # (Another directory: the loader would hand back the library already loaded.)
+    hook_dir = built.out_dir + "_hook"
+    shutil.copytree(built.out_dir, hook_dir)
+    hooked = loader.build_shared_library(hook_dir, built.name, args.dlpack_include,
+                                         args.cuda_home, variant_hook=True)
+    library = loader.Library(loader.Build(built.source, built.name, hook_dir, built.signature,
+                                          hooked))
+    hook = library.variant_hook()
+    assert hook is not None, "the hooked build exports fuserc_test_set"
+    hook.force(0)
+    assert hook.most() == 0 and hook.launched() == [], (hook.most(), hook.launched())
+    check_entry_points(library.fusions["scale_add"], launch_runs=False)
 
 
 def main():

@@ -8,6 +8,7 @@
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/IndexChecks.h"
+#include "codegen/core/VariantHook.h"
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
@@ -116,6 +117,17 @@ std::string hostLaunch(const ColumnKernel &k) {
   }
   s += product("a.kcols", g.innerKept) + product("a.len", g.reduced);
   s += product("a.cols", g.outerKept) + "  a.cols *= a.kcols;\n";
+  // The testing hook's alternatives (codegen/core/VariantHook.h): the
+  // general variant, the tiled one of width 1 in place of a wider one, then
+  // one split and the most splits.
+  std::vector<ForcedVariant> forced{{"", "vec = 0;"}};
+  if (k.tiled && k.maxVector > 1)
+    forced.push_back({"vec > 1", "vec = 1;"});
+  const size_t vectors = forced.size();
+  const std::string most = std::to_string(kColumnMaxSplits);
+  forced.push_back({"", "a.chunk = a.len;\na.splits = 1;"});
+  forced.push_back({"", "a.chunk = (a.len + " + most + " - 1) / " + most +
+                            ";\na.splits = a.chunk > 0 ? (a.len + a.chunk - 1) / a.chunk : 1;"});
   s += "  if (a.cols > 0) {\n";
   if (k.tiled)
     s += "    vec = fuserc_col_plan(" + std::to_string(k.tensors.size()) +
@@ -123,15 +135,21 @@ std::string hostLaunch(const ColumnKernel &k) {
          ", adims, " + std::to_string(g.reduced.size()) + ", rdims, " +
          std::to_string(g.innerKept.size()) + ", kdims, a.kcols, " + std::to_string(k.maxVector) +
          ", a.rs, a.ks);\n";
+  s += variantHookPick(k.base, forced.size(), "    ");
+  s += variantHookForce(0, std::vector<ForcedVariant>(forced.begin(), forced.begin() + vectors),
+                        "    ");
   s += "    a.tiles = (a.cols + " + std::to_string(kColumnThreadsX) +
        " * (vec ? vec : 1) - 1) / (" + std::to_string(kColumnThreadsX) + " * (vec ? vec : 1));\n";
   s += "    fuserc_col_splits(a.tiles, a.len, &a.splits, &a.chunk);\n";
+  s += variantHookForce(vectors, std::vector<ForcedVariant>(forced.begin() + vectors, forced.end()),
+                        "    ");
   std::string choose;
   for (const ColumnVariant &v : k.variants())
     choose += v.general ? "\"" + columnKernelName(k, v) + "\""
                         : "vec == " + std::to_string(v.vector) + " ? \"" + columnKernelName(k, v) +
                               "\" : ";
   s += "    kernel = " + choose + ";\n";
+  s += variantHookLaunched("kernel", "    ");
   s += "    if (a.splits > 1) {\n";
   s += "      char *scratch = ws + " + extentToCode(k.scratchOffset, sym) + ";\n";
   for (size_t p = 0; p < k.partials.size(); ++p)

@@ -6,6 +6,7 @@
 
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/IndexChecks.h"
+#include "codegen/core/VariantHook.h"
 #include "ir/DType.h"
 
 #include <algorithm>
@@ -35,6 +36,27 @@ std::string PointwiseEmitter::argsStruct(const std::string &prefix) const {
        "];\n";
   return s + argsStructEnd(scalars_, rvec() ? resize_->argsMembers() : "", cx_.segment.segment,
                            prefix + cx_.base);
+}
+
+// The testing hook's alternatives (codegen/core/VariantHook.h): gen,
+// 64-bit indices, vec in place of flat, one element per thread in place
+// of wider vectors; each recomputes the work the grid covers.
+std::string PointwiseEmitter::forcedVariants() const {
+  const std::string work = rvec() ? "work = (unsigned long long)(rvec ? a.numel / " +
+                                        std::to_string(resize_->lanes()) + " : a.numel);\n"
+                                  : "work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+  const std::string noFlat = flat() ? "flat = 0;\n" : "";
+  std::vector<ForcedVariant> forced{
+      {"", "vec = 0;\n" + std::string(rvec() ? "rvec = 0;\n" : "") + noFlat + work},
+      {"", "wide = 1;\n"}};
+  if (flat())
+    forced.push_back({"flat", noFlat});
+  if (fast_ && vmax_ > 1)
+    forced.push_back({"vec > 1 && a.f_inner >= vec",
+                      "a.f_chunks = a.f_chunks / (a.f_inner / vec) * a.f_inner;\nvec = 1;\n"
+                      "fuserc_pw_magic(a.f_inner, &a.f_cpr_mul, &a.f_cpr_shift);\n" +
+                          noFlat + work});
+  return variantHookPick(cx_.base, forced.size(), "  ") + variantHookForce(0, forced, "  ");
 }
 
 // The host block: fill the arguments, pick a variant, launch.
@@ -132,7 +154,9 @@ std::string PointwiseEmitter::hostLaunch() const {
     choose += "rvec ? (wide ? \"" + resize_->kernelName(true) + "\" : \"" +
               resize_->kernelName(false) + "\") : ";
   choose += "(wide ? \"" + kernelName("gen", true) + "\" : \"" + kernelName("gen", false) + "\")";
+  s += forcedVariants();
   s += "  kernel = " + choose + ";\n";
+  s += variantHookLaunched("kernel", "  ");
   s += "  st = FUSERC_NAME_launch_kernel(kernel, fuserc_pw_blocks(work, vec ? " +
        std::to_string(kBlock * kUnroll) + " : " + std::to_string(kBlock) + "), 1, 1, " +
        std::to_string(kBlock) + ", 0, &a, stream);\n";

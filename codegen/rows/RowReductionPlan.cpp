@@ -5,6 +5,7 @@
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/IndexChecks.h"
+#include "codegen/core/VariantHook.h"
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
@@ -168,6 +169,33 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   return s;
 }
 
+// The testing hook's alternatives (codegen/core/VariantHook.h): each
+// contiguous variant at each width and the cached one (picking among its
+// kind by fit) where the rows are contiguous, then each general variant,
+// each where the row fits it.
+std::string forcedVariants(const RowKernel &rk) {
+  const std::string reset = std::string("shared = 0;\n") + (rk.clustered() ? "cluster = 0;\n" : "");
+  auto launch = [&](const std::string &name, int block, int rowsPerBlock) {
+    return "kernel = \"" + name + "\";\n" + launchShape(block, rowsPerBlock, "") + reset;
+  };
+  std::vector<ForcedVariant> alternatives;
+  if (rk.contiguous()) {
+    for (const RowFastVariant &v : kRowFastVariants)
+      for (int vector : rk.vectorWidths())
+        alternatives.push_back(
+            {(vector == 1 ? std::string("vec") : "vec == " + std::to_string(vector)) +
+                 " && a.len <= " + std::to_string(v.maxLength()),
+             launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock)});
+    alternatives.push_back({"vec", cachedLaunch(rk, "")});
+  }
+  for (const RowVariant &v : kRowVariants)
+    alternatives.push_back(
+        {v.looped() ? "" : "a.len >= 1 && a.len <= " + std::to_string(v.maxLength()),
+         launch(rowKernelName(rk, v), v.block(), v.rowsPerBlock)});
+  return variantHookPick(rk.base, alternatives.size(), "    ") +
+         variantHookForce(0, alternatives, "    ");
+}
+
 // The host block: fill the arguments, pick a variant by row length, launch.
 std::string hostLaunch(const RowKernel &rk) {
   auto sym = [](const std::string &s) { return "sym_" + s; };
@@ -226,6 +254,8 @@ std::string hostLaunch(const RowKernel &rk) {
     s += "      }\n";
   }
   s += "    }\n";
+  s += forcedVariants(rk);
+  s += variantHookLaunched("kernel", "    ");
   // A block per row group, not a grid capped at the blocks the GPU holds
   // at once: a capped grid looping over rows measured slower
   // (bench/README.md).

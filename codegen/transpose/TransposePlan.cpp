@@ -5,6 +5,7 @@
 
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/IndexChecks.h"
+#include "codegen/core/VariantHook.h"
 
 #include <algorithm>
 
@@ -51,6 +52,10 @@ std::string TransposeEmitter::hostLaunch() const {
   s += "  if (a.numel > 0) {\n";
   if (vector_)
     s += "    vec = " + vectorCondition() + ";\n";
+  // The testing hook's alternatives (codegen/core/VariantHook.h): the
+  // scalar tiles, 64-bit indices.
+  s += variantHookPick(cx_.base, 2, "    ");
+  s += variantHookForce(0, {{"", "vec = 0;"}}, "    ");
   s += "    tile_a = vec ? " + std::to_string(vectorTileA_) + " : " + std::to_string(kScalarTile) +
        ";\n";
   s += "    tile_b = vec ? " + std::to_string(vectorTileB_) + " : " + std::to_string(kScalarTile) +
@@ -59,6 +64,7 @@ std::string TransposeEmitter::hostLaunch() const {
        "] + tile_b - 1) / tile_b) * a.batch;\n";
   s += "    wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
        std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
+  s += variantHookForce(1, {{"", "wide = 1;"}}, "    ");
   s += "    fuserc_pw_magic((a.size[" + A + "] + tile_a - 1) / tile_a, &a.ta_mul, &a.ta_shift);\n";
   s += "    fuserc_pw_magic((a.size[" + B + "] + tile_b - 1) / tile_b, &a.tb_mul, &a.tb_shift);\n";
   for (size_t d = 0; d < rank_; ++d)
@@ -70,6 +76,7 @@ std::string TransposeEmitter::hostLaunch() const {
   const std::string kernel = vector_ ? "vec ? (wide ? \"" + vectorName(true) + "\" : \"" +
                                            vectorName(false) + "\") : " + scalar
                                      : scalar;
+  s += variantHookLaunched(kernel, "    ");
   s += "    st = FUSERC_NAME_launch_kernel(" + kernel +
        ", tiles < 1048576 ? (unsigned)tiles : 1048576u, 1, 1, " + std::to_string(kBlock) +
        ", 0, &a, stream);\n";

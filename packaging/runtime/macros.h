@@ -25,3 +25,10 @@
     if (try_status_ != FUSERC_NAME_OK) \
       return try_status_; \
   } while (0)
+#ifdef FUSERC_TEST_VARIANTS
+/* Testing only (docs/header.md, "Testing hook"): defined by the harness. A
+   launch block asks which of its kernel's alternatives to force (negative:
+   its own choice) and reports each kernel it launches. */
+int fuserc_test_variant(const char *kernel, int alternatives);
+void fuserc_test_launched(const char *kernel);
+#endif
