@@ -83,10 +83,16 @@ def run_once(fusion, spec, binding, values, math_dtypes):
     return problems, excused
 
 
+# Bindings with more elements (all of a fusion's values together) run the
+# launch's own choice only: at the large binding every alternative's compare
+# would cost seconds. The small ones reach the forced variants' edge cases.
+FORCED_ELEMENTS_MAX = 1 << 18
+
+
 def check_binding(fusion, spec, binding, math_dtypes, hook):
-    """The launch's own choice of variants, then (with the testing hook) each
-    alternative the launch blocks offer forced in turn; the first mismatch
-    says which."""
+    """The launch's own choice of variants, then (with the testing hook, at
+    bindings of at most FORCED_ELEMENTS_MAX elements) each alternative the
+    launch blocks offer forced in turn; the first mismatch says which."""
     dirs = binding["dirs"]
     values = {}
     for s in spec["inputs"]:
@@ -106,7 +112,7 @@ def check_binding(fusion, spec, binding, math_dtypes, hook):
                                 % (pick, " ".join(kernels)))
             break
         pick += 1
-        if not hook or pick >= hook.most():
+        if not hook or pick >= hook.most() or binding.get("elements", 0) > FORCED_ELEMENTS_MAX:
             break
     if hook:
         hook.force(-1)

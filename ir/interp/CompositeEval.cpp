@@ -117,6 +117,34 @@ Tensor evalLayerNorm(const Op &op, std::span<const Tensor *const> operands,
   });
 }
 
+Tensor layerNormErrorScale(const Op &op, std::span<const Tensor *const> operands,
+                           const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  const std::vector<int64_t> &axes = op.attrs().axes("axes");
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), axes, op);
+  const LaneParameter w(op, interp::operandAt(op, operands, 1), split, "w");
+  const double eps = op.attrs().number("eps").asDouble();
+  Tensor result = interp::makeResult(op, ctx);
+  std::vector<double> lane(split.reducedOffsets.size());
+  for (int64_t base : split.keptOffsets) {
+    double magnitude = 0;
+    for (size_t r = 0; r < lane.size(); ++r) {
+      lane[r] = x.getFloat(static_cast<size_t>(base + split.reducedOffsets[r]));
+      magnitude += std::fabs(lane[r]);
+    }
+    const double mu = mean(lane);
+    double squares = 0;
+    for (double v : lane)
+      squares += (v - mu) * (v - mu);
+    const double stddev = std::sqrt(squares / static_cast<double>(lane.size()) + eps);
+    magnitude /= static_cast<double>(lane.size());
+    for (size_t r = 0; r < lane.size(); ++r)
+      result.setFloat(static_cast<size_t>(base + split.reducedOffsets[r]),
+                      magnitude / stddev * std::fabs(w[r]));
+  }
+  return result;
+}
+
 Tensor evalRmsNorm(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
   const Tensor &x = interp::operandAt(op, operands, 0);
   const std::vector<int64_t> &axes = op.attrs().axes("axes");

@@ -6,10 +6,12 @@
 
 #include "ir/interp/EvalSupport.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <vector>
 
 namespace fuserc {
 namespace {
@@ -161,14 +163,37 @@ bool computes(const Op &op) {
          rule == ShapeRule::Normalization;
 }
 
-void perturb(Tensor &t, const Op &op, const InterpreterOptions &options) {
+// What a rounding error of the op's own arithmetic scales with, per
+// element, where that is not the result's magnitude: a sum's or mean's is
+// its terms' (the same reduction of |x|: a cancelling sum keeps an error
+// the size of its terms), a layer_norm's that of its mean
+// (layerNormErrorScale). None: the result's magnitude.
+std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
+                                 const EvalContext &ctx) {
+  if (op.kind() == OpKind::LayerNorm)
+    return layerNormErrorScale(op, operands, ctx);
+  if ((op.kind() != OpKind::Sum && op.kind() != OpKind::Mean) || !operands[0]->isFloating())
+    return std::nullopt;
+  Tensor magnitudes = *operands[0];
+  for (size_t i = 0; i < magnitudes.numel(); ++i)
+    magnitudes.setFloat(i, std::fabs(magnitudes.getFloat(i)));
+  const std::vector<const Tensor *> absolute{&magnitudes};
+  return cpuEvaluator(op.kind())(op, std::span<const Tensor *const>(absolute), ctx);
+}
+
+void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+             const EvalContext &ctx, const InterpreterOptions &options) {
   const double relative =
       t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
   const uint64_t base = mix(options.seed ^ mix(op.result()->id()));
+  const std::optional<Tensor> scale = errorScale(op, operands, ctx);
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
-    if (std::isfinite(v))
-      t.setFloat(i, v * (mix(base + i) & 1 ? 1 + relative : 1 - relative));
+    if (!std::isfinite(v))
+      continue;
+    const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
+    const double move = std::isfinite(size) ? size * relative : 0;
+    t.setFloat(i, mix(base + i) & 1 ? v + move : v - move);
   }
 }
 
@@ -223,7 +248,7 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
                         std::string(dtypeName(t.dtype())) + interp::shapeText(t.shape()) +
                         ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
       if (options.perturbation > 0 && t.isFloating() && computes(*op))
-        perturb(t, *op, options);
+        perturb(t, *op, operands, ctx, options);
       values[op->result()->id()] = std::move(t);
     } catch (const EvalError &e) {
       return failure(std::move(result), e.what());

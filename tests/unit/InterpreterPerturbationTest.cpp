@@ -69,3 +69,32 @@ TEST(InterpreterPerturbation, SameSeedSameValuesOtherSeedOtherSigns) {
   // f64 moves by the same number of ulps as f32: 2^-20 * 2^-29.
   EXPECT_NEAR(std::fabs(first[0] - std::exp(0.5)) / std::exp(0.5), 0x1p-49, 0x1p-52);
 }
+
+TEST(InterpreterPerturbation, CancellingSumMovesByItsTermsMagnitudeNotItsValue) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{3});
+  b.output(b.op(OpKind::Sum, {x}, DType::F64, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F64, {3}, {1e6, 1.0, -1e6})}};
+  const double got = floatValues(perturbedRun(b.fusion(), inputs, 5).outputs[0])[0];
+  // |x| sums to 2e6 + 1: the move is that many times 2^-49, not 1 * 2^-49.
+  EXPECT_NEAR(std::fabs(got - 1.0), (2e6 + 1) * 0x1p-49, 1e-3 * (2e6 + 1) * 0x1p-49);
+}
+
+TEST(InterpreterPerturbation, LayerNormMovesByItsMeansErrorOverTheDeviation) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{4});
+  Value *w = b.input("w", DType::F64, Shape{4});
+  Value *bias = b.input("b", DType::F64, Shape{4});
+  b.output(b.op(OpKind::LayerNorm, {x, w, bias}, DType::F64, Shape{4},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"eps", Number::floating(0.0)}})));
+  // Mean 1000, deviation 1, mean |x| 1000: each output (+-2) moves by
+  // mean |x| / deviation * |w| = 2000 times the relative amount.
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F64, {4}, {999, 1001, 999, 1001})},
+                                             {"w", floats(DType::F64, {4}, {2, 2, 2, 2})},
+                                             {"b", floats(DType::F64, {4}, {0, 0, 0, 0})}};
+  const std::vector<double> got = floatValues(perturbedRun(b.fusion(), inputs, 9).outputs[0]);
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(std::fabs(got[i] - (i % 2 ? 2.0 : -2.0)), 2000 * 0x1p-49, 1e-6 * 2000 * 0x1p-49)
+        << i;
+}
