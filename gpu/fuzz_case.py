@@ -26,6 +26,9 @@ TOLERANCES = {"f32": (1e-5, 1e-5), "f64": (1e-12, 1e-12), "f16": (1e-3, 1e-3),
 NUMPY_EXCHANGE = {"bool": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.float16,
                   "bf16": np.float32, "f32": np.float32, "f64": np.float64}
 FLOATS = ("f16", "bf16", "f32", "f64")
+# The perturbed references' directories (reference_for).
+PERTURBED = ("pert", "pert2", "pert3")
+
 # Relative size of the perturbation of f32 and f64 inputs (f16 and bf16
 # inputs cannot be perturbed finely and are left as they are).
 PERTURBATION = {"f32": 2.0 ** -20, "f64": 2.0 ** -44}
@@ -178,32 +181,35 @@ def random_input(spec, binding, rng):
     return _as_dtype(values, dtype)
 
 
-def perturbed(spec, value, rng):
-    """The input moved by a relative PERTURBATION, or None for dtypes not moved."""
+def perturbed(spec, value, rng, direction=1.0):
+    """The input moved by a relative PERTURBATION, or None for dtypes not
+    moved; direction -1 moves every element the other way."""
     eps = PERTURBATION.get(spec["dtype"])
     if eps is None:
         return None
     # A fixed size, a random sign: every element moves by the same few ulps.
-    noise = 1.0 + eps * rng.choice([-1.0, 1.0], np.shape(value))
+    noise = 1.0 + direction * eps * rng.choice([-1.0, 1.0], np.shape(value))
     with np.errstate(invalid="ignore", over="ignore"):
         return _as_dtype(np.asarray(value, dtype=np.float64) * noise, spec["dtype"])
 
 
-def write_inputs(fusion_spec, binding, seed, index, in_dir, pert_dir):
+def write_inputs(fusion_spec, binding, seed, index, in_dir, pert_dir, anti_dir):
     """Writes in_dir/<input>.npy, and pert_dir/<input>.npy: f32 and f64
-    inputs moved a few ulps, the others as they are."""
+    inputs moved a few ulps, the others as they are; anti_dir/<input>.npy
+    moved the other way."""
     os.makedirs(in_dir, exist_ok=True)
     values = {}
     for spec in fusion_spec["inputs"]:
         rng = np.random.default_rng([seed, index, zlib.crc32(spec["name"].encode())])
         values[spec["name"]] = random_input(spec, binding, rng)
         np.save(os.path.join(in_dir, spec["name"] + ".npy"), values[spec["name"]])
-    os.makedirs(pert_dir, exist_ok=True)
-    for spec in fusion_spec["inputs"]:
-        rng = np.random.default_rng([seed, index, 7, zlib.crc32(spec["name"].encode())])
-        moved = perturbed(spec, values[spec["name"]], rng)
-        np.save(os.path.join(pert_dir, spec["name"] + ".npy"),
-                values[spec["name"]] if moved is None else moved)
+    for directory, direction in ((pert_dir, 1.0), (anti_dir, -1.0)):
+        os.makedirs(directory, exist_ok=True)
+        for spec in fusion_spec["inputs"]:
+            rng = np.random.default_rng([seed, index, 7, zlib.crc32(spec["name"].encode())])
+            moved = perturbed(spec, values[spec["name"]], rng, direction)
+            np.save(os.path.join(directory, spec["name"] + ".npy"),
+                    values[spec["name"]] if moved is None else moved)
 
 
 def run_interp(config, source, fusion, shape, in_dir, out_dir, extra=()):
@@ -224,29 +230,34 @@ def run_interp(config, source, fusion, shape, in_dir, out_dir, extra=()):
 def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
                   inputs_from=None):
     """Inputs and reference outputs of one binding under case_dir/<index>/:
-    in/, pert_in/, ref/, pert/. `inputs_from` reuses the input files of an
+    in/, pert_in/, anti_in/, ref/ and the PERTURBED references. `inputs_from` reuses the input files of an
     earlier run (the minimizer). Returns the binding's record."""
     base = os.path.join(case_dir, str(index))
-    dirs = {k: os.path.join(base, k) for k in ("in", "pert_in", "ref", "pert", "pert2")}
+    dirs = {k: os.path.join(base, k) for k in ("in", "pert_in", "anti_in", "ref") + PERTURBED}
     record = dict(binding, index=index, dirs=dirs, status="ok", detail="")
     if inputs_from:
-        for kind in ("in", "pert_in"):
+        for kind in ("in", "pert_in", "anti_in"):
             os.makedirs(dirs[kind], exist_ok=True)
             for spec in fusion_spec["inputs"]:
                 shutil.copy(os.path.join(inputs_from[kind], spec["name"] + ".npy"), dirs[kind])
     else:
-        write_inputs(fusion_spec, binding, seed, index, dirs["in"], dirs["pert_in"])
+        write_inputs(fusion_spec, binding, seed, index, dirs["in"], dirs["pert_in"],
+                     dirs["anti_in"])
     start = time.time()
     problem = run_interp(config, source, fusion_spec["name"], binding["shape"], dirs["in"],
                          dirs["ref"])
-    # Twice: perturbed inputs and every computed value moved a few ulps, by
-    # two independent draws of signs (one draw can cancel its own moves).
-    for k, kind in enumerate(("pert", "pert2")):
+    # Three times: perturbed inputs and every computed value moved a few
+    # ulps; the second moves each the other way (so an element one op makes
+    # ill-conditioned is moved both ways), the third by an independent draw
+    # of signs (a draw can cancel its own moves along a chain).
+    draw = (seed * 1000 + index) * 2
+    for kind, inputs, size, signs in (("pert", "pert_in", 1, draw), ("pert2", "anti_in", -1, draw),
+                                      ("pert3", "pert_in", 1, draw + 1)):
         if problem is None:
             problem = run_interp(config, source, fusion_spec["name"], binding["shape"],
-                                 dirs["pert_in"], dirs[kind],
-                                 ("--perturb", repr(PERTURBATION["f32"]),
-                                  "--perturb-seed", str((seed * 1000 + index) * 2 + k)))
+                                 dirs[inputs], dirs[kind],
+                                 ("--perturb", repr(size * PERTURBATION["f32"]),
+                                  "--perturb-seed", str(signs)))
     record["interp_s"] = round(time.time() - start, 2)
     if problem:
         record.update(status="interp_error", detail=problem)
@@ -311,7 +322,7 @@ def prepare_candidate(config, text, seed, binding, cand_dir):
     if status != "ok":
         return dict(status=status)
     spec = build["signature"][0]
-    inputs_from = {"in": binding["dirs"]["in"], "pert_in": binding["dirs"]["pert_in"]}
+    inputs_from = {k: binding["dirs"][k] for k in ("in", "pert_in", "anti_in")}
     plain = {k: v for k, v in binding.items() if k in ("label", "shape", "int_ranges",
                                                         "special", "elements")}
     record = reference_for(config, source, spec, plain, seed, 0, cand_dir, inputs_from)

@@ -73,7 +73,7 @@ def run_once(fusion, spec, binding, values, math_dtypes):
         got = to_numpy(prepared.outputs[out["name"]], out["dtype"])
         want = np.load(os.path.join(dirs["ref"], out["name"] + ".npy"))
         perts = [np.load(os.path.join(dirs[kind], out["name"] + ".npy"))
-                 for kind in ("pert", "pert2")]
+                 for kind in fuzz_case.PERTURBED]
         problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, perts,
                                        math_dtypes.get(out["name"]))
         excused += n

@@ -223,8 +223,9 @@ int main(int argc, char **argv) {
   app.add_option("--perturb", options.evaluation.perturbation,
                  "move every computed floating-point result by this relative amount (f32; "
                  "the same number of ulps for f64), with a random sign per element: a "
-                 "reference that tells ill-conditioned elements")
-      ->check(CLI::Range(0.0, 0.01));
+                 "reference that tells ill-conditioned elements; negative: every move the "
+                 "other way")
+      ->check(CLI::Range(-0.01, 0.01));
   app.add_option("--perturb-seed", options.evaluation.seed, "seed of the perturbation's signs");
   app.add_flag("--signature", options.signature,
                "print every fusion's inputs and outputs as JSON, and nothing else");

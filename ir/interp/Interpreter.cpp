@@ -247,7 +247,7 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
         throw EvalError(interp::describeOp(*op) + ": the evaluator returned " +
                         std::string(dtypeName(t.dtype())) + interp::shapeText(t.shape()) +
                         ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
-      if (options.perturbation > 0 && t.isFloating() && computes(*op))
+      if (options.perturbation != 0 && t.isFloating() && computes(*op))
         perturb(t, *op, operands, ctx, options);
       values[op->result()->id()] = std::move(t);
     } catch (const EvalError &e) {

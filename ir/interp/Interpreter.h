@@ -27,14 +27,15 @@ struct InterpreterResult {
   SymbolBindings symbols;      // every symbol's value, as bound from the inputs
 };
 
-// How to evaluate. `perturbation` > 0 moves every floating-point result of
+// How to evaluate. `perturbation` != 0 moves every floating-point result of
 // an op that computes (elementwise ops, reductions) by a relative
 // +-perturbation, the sign drawn per element from `seed`, where the result
 // is carried at f32 (at perturbation * 2^-29 for f64: the same number of
 // ulps); relative to its terms' magnitude for a sum or mean (the same
 // reduction of |x|), and for a layer_norm to its mean's error over the
 // deviation, where those are larger: a cancelling reduction's rounding
-// error has the size of its terms. Results exact given their operands (floor, trunc, maximum, abs,
+// error has the size of its terms. A negative perturbation moves each
+// element the other way from the same seed's positive one. Results exact given their operands (floor, trunc, maximum, abs,
 // where, cast, ...) are left alone. The GPU fuzzer compares kernels with
 // such a reference to tell elements that rounding errors of a few ulps can
 // change (a floor, a comparison, a cancellation) from wrong ones.
