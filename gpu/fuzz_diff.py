@@ -180,14 +180,18 @@ class Minimizer:
             return (checks >= self.args.min_checks or time.time() - start > self.args.min_seconds
                     or (deadline and time.time() > deadline))
 
+        rounds = 0
         while not out_of_budget():
             adopted = None
+            rounds += 1
             candidates = fuzz_minimize.candidates(current)
             for first in range(0, len(candidates), self.args.jobs):
                 batch = candidates[first:first + self.args.jobs]
                 futures = [self.pool.submit(fuzz_case.prepare_candidate, self.config, text,
                                             record["seed"], binding,
-                                            os.path.join(work, str(first + k)))
+                                            # A new path per candidate: the GPU process
+                                            # would reuse a library loaded from a path.
+                                            os.path.join(work, "%d_%d" % (rounds, first + k)))
                            for k, (_, text) in enumerate(batch)]
                 for (what, text), future in zip(batch, futures):
                     prepared = future.result()

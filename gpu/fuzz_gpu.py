@@ -156,6 +156,9 @@ def check_case(case):
         if unload is not None:
             unload.restype = None
             unload()
+        # Closed, so that 2,000 seeds' libraries do not pile up in the process.
+        import _ctypes
+        _ctypes.dlclose(library.cdll._handle)
         torch.cuda.empty_cache()
     return dict(bindings=results, context_lost=lost, device=torch.cuda.get_device_name())
 
