@@ -84,12 +84,14 @@ inline double sign(double a) {
   return static_cast<double>((a > 0) - (a < 0));
 }
 
+// x * Phi(x) through erfc, and 0.5 x (1 + tanh u) as x / (1 + exp(-2u)):
+// the same values, without 1 + erf / 1 + tanh cancelling in the tail.
 inline double gelu(double a, const std::string &approximate) {
   if (approximate == "tanh") {
     const double k = std::sqrt(2.0 / std::numbers::pi);
-    return 0.5 * a * (1.0 + std::tanh(k * (a + 0.044715 * a * a * a)));
+    return a / (1.0 + std::exp(-2.0 * k * (a + 0.044715 * a * a * a)));
   }
-  return 0.5 * a * (1.0 + std::erf(a / std::numbers::sqrt2));
+  return 0.5 * a * std::erfc(-a / std::numbers::sqrt2);
 }
 
 // Unlike std::max / fmax, a NaN operand gives NaN (torch.maximum).

@@ -76,6 +76,15 @@ TEST(ReferenceMath, GeluExactAndTanhApproximation) {
   EXPECT_EQ(ref::gelu(0.0, "none"), 0.0);
 }
 
+TEST(ReferenceMath, GeluKeepsItsTailWhereOnePlusErfWouldCancel) {
+  // x * Phi(x) at x = -20 is -20 * 2.7536e-89; 1 + erf(x / sqrt 2) is 0 in double.
+  EXPECT_NEAR(ref::gelu(-20.0, "none") / -5.5072e-88, 1.0, 1e-4);
+  // 0.5 x (1 + tanh u) at x = -10: u = -0.79788 * (10 + 44.715) = -43.66, so
+  // 1 + tanh u = 2 e^(2u) / (1 + e^(2u)), about 2.1e-38.
+  const double u = -std::sqrt(2.0 / std::numbers::pi) * (10.0 + 0.044715 * 1000.0);
+  EXPECT_NEAR(ref::gelu(-10.0, "tanh") / (-5.0 * 2.0 * std::exp(2.0 * u)), 1.0, 1e-9);
+}
+
 TEST(ReferenceMath, ReductionsOverDoublesAndIntegers) {
   const std::vector<double> d = {1, 2, 3, 4};
   EXPECT_EQ(ref::reduceSum(view(d)), 10.0);

@@ -154,17 +154,20 @@ __device__ __forceinline__ float fuserc_exp(float a) {
   return r;
 }
 __device__ __forceinline__ double fuserc_exp(double a) { return exp(a); }
+// gelu as x * Phi(x) = 0.5 x erfc(-x / sqrt 2), and its tanh form as
+// x / (1 + exp(-2u)) (= 0.5 x (1 + tanh u)): 1 + erf and 1 + tanh cancel to
+// 0 below x = -4 in f32, where these keep the tail (as the interpreter).
 __device__ __forceinline__ float fuserc_gelu_none(float a) {
-  return 0.5f * a * (1.0f + erff(a * 0.70710678118654752f));
+  return 0.5f * a * erfcf(a * -0.70710678118654752f);
 }
 __device__ __forceinline__ double fuserc_gelu_none(double a) {
-  return 0.5 * a * (1.0 + erf(a * 0.70710678118654752440));
+  return 0.5 * a * erfc(a * -0.70710678118654752440);
 }
 __device__ __forceinline__ float fuserc_gelu_tanh(float a) {
-  return 0.5f * a * (1.0f + tanhf(0.79788456080286536f * (a + 0.044715f * a * a * a)));
+  return a / (1.0f + fuserc_exp(-1.5957691216057307f * (a + 0.044715f * a * a * a)));
 }
 __device__ __forceinline__ double fuserc_gelu_tanh(double a) {
-  return 0.5 * a * (1.0 + tanh(0.79788456080286535588 * (a + 0.044715 * a * a * a)));
+  return a / (1.0 + fuserc_exp(-1.5957691216057307118 * (a + 0.044715 * a * a * a)));
 }
 
 // Integer helpers of ops.td: wrap-around, division by zero gives 0.
