@@ -16,6 +16,9 @@ namespace fuserc::limits {
 // of collections in a YAML file.
 inline constexpr size_t kMaxNesting = 256;
 
+// Bytes of one fusion file (text or YAML); only regular files are read.
+inline constexpr uint64_t kMaxInputFileBytes = uint64_t{64} << 20;
+
 // Characters in a name: fusions, inputs, values, symbolic extents. Names
 // become C identifiers in the generated header.
 inline constexpr size_t kMaxIdentifierLength = 255;
