@@ -3,6 +3,7 @@
 
 #include "frontend/Lexer.h"
 #include "frontend/Parser.h"
+#include "frontend/YamlAliases.h"
 #include "frontend/YamlNesting.h"
 #include "ir/Limits.h"
 
@@ -29,6 +30,15 @@ public:
       diag_.error(llvm::SMLoc::getFromPointer(buffer_.begin() + *at),
                   "YAML collections nested more than " + std::to_string(limits::kMaxNesting) +
                       " deep");
+      throw LoadError{};
+    }
+    // Before yaml-cpp builds the document: a walk over it visits an aliased
+    // node once per alias, so what the aliases expand to must be bounded.
+    if (std::optional<YamlAliasError> e =
+            checkYamlAliases(buffer_, limits::kMaxYamlAliasNodes, limits::kMaxNesting)) {
+      diag_.error(
+          llvm::SMLoc::getFromPointer(buffer_.begin() + std::min(e->offset, buffer_.size())),
+          e->message);
       throw LoadError{};
     }
     YAML::Node parsed;

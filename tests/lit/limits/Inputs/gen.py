@@ -92,6 +92,26 @@ def yaml_block(n):
     return "name: f\ninputs:\n  " + "- " * n + "x\n"
 
 
+def yaml_laughs(n):
+    # "Billion laughs": n levels of anchors, each a list of ten aliases of
+    # the one before, so the last expands to 10^n scalars.
+    lines = ["name: f", "inputs:", "  - {name: x, dtype: f32, shape: [N]}", "ops:",
+             "  - {out: y, op: exp, args: [x]}", "outputs: [y]", "laughs:",
+             "  - &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, n + 1):
+        lines.append(f"  - &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def yaml_alias_chain(n):
+    # n anchors, each a list holding an alias of the one before: flat in
+    # the text, n collections deep once expanded.
+    lines = ["name: f", "inputs:", "  - {name: x, dtype: f32, shape: [N]}", "ops:",
+             "  - {out: y, op: exp, args: [x]}", "outputs: [y]", "chain:", "  - &c0 [x]"]
+    lines += [f"  - &c{i} [*c{i - 1}]" for i in range(1, n + 1)]
+    return "\n".join(lines) + "\n"
+
+
 KINDS = {
     "nested-calls": nested_calls,
     "nested-lists": nested_lists,
@@ -103,6 +123,8 @@ KINDS = {
     "yaml-long-names": yaml_long_names,
     "yaml-flow": yaml_flow,
     "yaml-block": yaml_block,
+    "yaml-laughs": yaml_laughs,
+    "yaml-alias-chain": yaml_alias_chain,
 }
 
 if __name__ == "__main__":
