@@ -95,11 +95,27 @@ public:
     std::vector<Extent> shape = inferShapeRule(kind_, operands_, attrs_);
     checkResultSize(shape);
     DType dtype = inferDType();
+    checkElementValue(dtype);
     putInSchemaOrder();
     return {dtype, std::move(shape)};
   }
 
 private:
+  // A 'value' attribute (pad's padding, full's elements) is stored as an
+  // element of the result, so it must be finite in the result's dtype:
+  // 1e300 in f32 or 1e5 in f16 is refused, as PyTorch refuses it. (The
+  // language has no infinite literal; an f64 overflow is a parse error.)
+  void checkElementValue(DType dtype) {
+    const AttrValue *value = attrs_.find("value");
+    const Number *number = value ? std::get_if<Number>(value) : nullptr;
+    if (!number || !isFloating(dtype) || !overflowsFloatType(number->asDouble(), dtype))
+      return;
+    fail(opName() + " 'value' " + number->str() + " is out of range of " +
+             std::string(dtypeName(dtype)) + " (its largest finite value is " +
+             Number::floating(largestFinite(dtype)).str() + ")",
+         -1, "value");
+  }
+
   // The result must stay within limits::kMaxRank dims and kMaxElements
   // elements, and its shape must have been computed without overflow.
   void checkResultSize(const std::vector<Extent> &shape) {
