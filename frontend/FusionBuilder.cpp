@@ -21,6 +21,9 @@ std::string closest(llvm::StringRef name, const std::vector<std::string> &candid
   std::string best;
   unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
   for (const std::string &c : candidates) {
+    // The lengths' difference is a lower bound of the distance.
+    if (std::max(name.size(), c.size()) - std::min(name.size(), c.size()) >= bestDistance)
+      continue;
     unsigned d = name.edit_distance(c, true, bestDistance);
     if (d < bestDistance && d < std::max(name.size(), c.size())) {
       bestDistance = d;
@@ -34,6 +37,14 @@ std::string closest(llvm::StringRef name, const std::vector<std::string> &candid
 std::string suggest(llvm::StringRef name, const std::vector<std::string> &candidates) {
   std::string best = closest(name, candidates);
   return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+// The fusion's names are searched for a suggestion only for the first
+// errors: one search per error over thousands of names would make
+// thousands of misspellings cost time quadratic in the input. (Ops and
+// attributes are few, so their suggestions are always searched.)
+bool searchNamesFor(const DiagnosticEngine &diag) {
+  return diag.errorCount() < limits::kMaxErrorsWithNameSuggestions;
 }
 
 class Builder {
@@ -211,14 +222,11 @@ private:
       diag_.note(def->second, "'" + name + "' is defined here");
       return nullptr;
     }
-    std::vector<std::string> known;
-    for (const auto &[n, b] : names_)
-      known.push_back(n);
     if (lookupOp(name)) {
       diag_.error(loc, "'" + name + "' is an op; call it as '" + name + "(...)'");
       return nullptr;
     }
-    std::string best = closest(name, known);
+    std::string best = closestName(name);
     diag_.error(loc, "use of undefined value '" + name + "'" +
                          (best.empty() ? "" : "; did you mean '" + best + "'?"));
     // The misspelt use was most likely meant for the suggestion: do not
@@ -226,6 +234,17 @@ private:
     if (Value *meant = best.empty() ? nullptr : names_[best].value)
       used_.insert(meant);
     return nullptr;
+  }
+
+  // The defined name closest to a misspelt one, or "" (also once past the
+  // errors that get suggestions).
+  std::string closestName(const std::string &name) const {
+    if (!searchNamesFor(diag_))
+      return "";
+    std::vector<std::string> known;
+    for (const auto &[n, b] : names_)
+      known.push_back(n);
+    return closest(name, known);
   }
 
   // How many ops lead from an input to `v` along the longest chain.
@@ -344,10 +363,9 @@ private:
   void declareOutput(const ast::OutputDecl &out) {
     auto it = names_.find(out.name);
     if (it == names_.end()) {
-      std::vector<std::string> known;
-      for (const auto &[n, b] : names_)
-        known.push_back(n);
-      diag_.error(out.loc, "output '" + out.name + "' is not defined" + suggest(out.name, known));
+      std::string best = closestName(out.name);
+      diag_.error(out.loc, "output '" + out.name + "' is not defined" +
+                               (best.empty() ? "" : "; did you mean '" + best + "'?"));
       return;
     }
     Value *v = it->second.value;

@@ -24,6 +24,10 @@ inline constexpr uint64_t kMaxInputFileBytes = uint64_t{64} << 20;
 // multiply ("billion laughs"); this bounds the expanded document.
 inline constexpr uint64_t kMaxYamlAliasNodes = 100000;
 
+// Errors that get a "did you mean" among the fusion's names; each search
+// reads every name, so later errors get none.
+inline constexpr unsigned kMaxErrorsWithNameSuggestions = 20;
+
 // Characters in a name: fusions, inputs, values, symbolic extents. Names
 // become C identifiers in the generated header.
 inline constexpr size_t kMaxIdentifierLength = 255;

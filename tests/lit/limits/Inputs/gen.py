@@ -92,6 +92,23 @@ def yaml_block(n):
     return "name: f\ninputs:\n  " + "- " * n + "x\n"
 
 
+def undefined_values(n):
+    # n inputs x0.. and n ops that each use a misspelt name (z0 for x0):
+    # n errors, each of which could search all n names for a suggestion.
+    lines = ["fusion f {"] + [f"  input x{i}: f32[N]" for i in range(n)]
+    lines += [f"  y{i} = exp(z{i})" for i in range(n)]
+    lines += ["  output y0", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def yaml_undefined_values(n):
+    # The YAML form of undefined_values.
+    lines = ["name: f", "inputs:"] + [f"  - {{name: x{i}, dtype: f32, shape: [N]}}" for i in range(n)]
+    lines += ["ops:"] + [f"  - y{i} = exp(z{i})" for i in range(n)]
+    lines += ["outputs: [y0]"]
+    return "\n".join(lines) + "\n"
+
+
 def yaml_laughs(n):
     # "Billion laughs": n levels of anchors, each a list of ten aliases of
     # the one before, so the last expands to 10^n scalars.
@@ -123,6 +140,8 @@ KINDS = {
     "yaml-long-names": yaml_long_names,
     "yaml-flow": yaml_flow,
     "yaml-block": yaml_block,
+    "undefined-values": undefined_values,
+    "yaml-undefined-values": yaml_undefined_values,
     "yaml-laughs": yaml_laughs,
     "yaml-alias-chain": yaml_alias_chain,
 }
