@@ -124,11 +124,14 @@ private:
     }
     std::vector<Extent> shape;
     if (in.dims) {
+      // Nothing more is checked past the rank limit: the element count of
+      // thousands of symbolic extents takes time quadratic in the rank.
       if (in.dims->size() > limits::kMaxRank) {
         diag_.error(in.dimsLoc, "input '" + in.name + "' has rank " +
                                     std::to_string(in.dims->size()) + "; tensors have at most " +
                                     std::to_string(limits::kMaxRank) + " dims");
-        ok = false;
+        bindName(in.name, in.loc, nullptr);
+        return;
       }
       for (const ast::Dim &d : *in.dims) {
         if (d.value && *d.value < 0) {

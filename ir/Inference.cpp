@@ -92,6 +92,7 @@ public:
   TensorType run() {
     checkOperands();
     fillDefaults();
+    checkShapeAttributeRanks();
     std::vector<Extent> shape = inferShapeRule(kind_, operands_, attrs_);
     checkResultSize(shape);
     DType dtype = inferDType();
@@ -114,6 +115,21 @@ private:
              std::string(dtypeName(dtype)) + " (its largest finite value is " +
              Number::floating(largestFinite(dtype)).str() + ")",
          -1, "value");
+  }
+
+  // An extent-list attribute is the result's shape (reshape, expand, full,
+  // iota, broadcast_in_dim). Past the rank limit it is refused before a
+  // shape rule multiplies its extents, which takes time quadratic in the
+  // rank when they are symbols.
+  void checkShapeAttributeRanks() {
+    for (const AttrSpec &spec : info_.attrs) {
+      if (spec.kind != AttrKind::ExtentList || !attrs_.has(spec.name))
+        continue;
+      if (size_t rank = attrs_.extents(spec.name).size(); rank > limits::kMaxRank)
+        fail("the result of " + opName() + " would have rank " + std::to_string(rank) +
+                 "; tensors have at most " + std::to_string(limits::kMaxRank) + " dims",
+             -1, std::string(spec.name));
+    }
   }
 
   // The result must stay within limits::kMaxRank dims and kMaxElements

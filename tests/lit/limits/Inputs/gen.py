@@ -109,6 +109,17 @@ def yaml_undefined_values(n):
     return "\n".join(lines) + "\n"
 
 
+def high_rank(n):
+    # An input of rank n, every extent the same symbol.
+    return "fusion f {\n  input x: f32[" + ", ".join(["N"] * n) + "]\n  y = exp(x)\n  output y\n}\n"
+
+
+def reshape_rank(n):
+    # A reshape to rank n, every extent the same symbol.
+    return ("fusion f {\n  input x: f32[N]\n  y = reshape(x, shape=[" + ", ".join(["N"] * n) +
+            "])\n  output y\n}\n")
+
+
 def yaml_laughs(n):
     # "Billion laughs": n levels of anchors, each a list of ten aliases of
     # the one before, so the last expands to 10^n scalars.
@@ -142,6 +153,8 @@ KINDS = {
     "yaml-block": yaml_block,
     "undefined-values": undefined_values,
     "yaml-undefined-values": yaml_undefined_values,
+    "high-rank": high_rank,
+    "reshape-rank": reshape_rank,
     "yaml-laughs": yaml_laughs,
     "yaml-alias-chain": yaml_alias_chain,
 }
