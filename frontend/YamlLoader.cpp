@@ -173,10 +173,16 @@ private:
       ++src;
     }
     auto isSpace = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    // Between two characters of the value, the source has at most an
+    // escape (`\U0001F600`) or a doubled quote besides whitespace. A
+    // character not found within that was escaped; the search stops there
+    // instead of running on to the end of the file, once per scalar.
+    constexpr size_t kMaxSkipped = 16;
     std::vector<const char *> out;
     for (char c : value) {
+      size_t skipped = 0;
       while (src != end && *src != c && !(isSpace(c) && isSpace(*src)))
-        ++src;
+        src = !isSpace(*src) && ++skipped > kMaxSkipped ? end : src + 1;
       if (src == end) // not found: every character at the scalar's start
         return std::vector<const char *>(value.size() + 1, start);
       out.push_back(src++);

@@ -109,6 +109,16 @@ def yaml_undefined_values(n):
     return "\n".join(lines) + "\n"
 
 
+def yaml_escaped_undefined_values(n):
+    # yaml_undefined_values with each statement a quoted scalar whose
+    # misspelt name is escaped (\x7a is z): text derived from the YAML, whose
+    # characters are mapped back to the source one by one.
+    lines = ["name: f", "inputs:"] + [f"  - {{name: x{i}, dtype: f32, shape: [N]}}" for i in range(n)]
+    lines += ["ops:"] + [f'  - "y{i} = exp(\\x7a{i})"' for i in range(n)]
+    lines += ["outputs: [y0]"]
+    return "\n".join(lines) + "\n"
+
+
 def high_rank(n):
     # An input of rank n, every extent the same symbol.
     return "fusion f {\n  input x: f32[" + ", ".join(["N"] * n) + "]\n  y = exp(x)\n  output y\n}\n"
@@ -153,6 +163,7 @@ KINDS = {
     "yaml-block": yaml_block,
     "undefined-values": undefined_values,
     "yaml-undefined-values": yaml_undefined_values,
+    "yaml-escaped-undefined-values": yaml_escaped_undefined_values,
     "high-rank": high_rank,
     "reshape-rank": reshape_rank,
     "yaml-laughs": yaml_laughs,
