@@ -50,7 +50,7 @@ std::vector<std::string> resolveDumpStages(const std::vector<std::string> &reque
   return stages;
 }
 
-void validate(CompileOptions &o, const std::vector<std::string> &shapes) {
+void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool nameGiven) {
   static const std::regex arch("sm_[0-9]{2,3}a?");
   for (const std::string &a : o.archs) {
     if (!std::regex_match(a, arch))
@@ -78,6 +78,8 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes) {
     if (!o.shapes.emplace(sym, value).second)
       throw UsageError{"--shape: symbol '" + sym + "' is given twice"};
   }
+  if (nameGiven && o.name.empty())
+    throw UsageError{"--name: the base name of the outputs is empty; give a C identifier"};
   if (!o.name.empty() && !isIdentifier(o.name))
     throw UsageError{"--name: '" + o.name + "' is not a C identifier"};
   if (o.depfile && !o.outputDir)
@@ -153,7 +155,7 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
     o.depfile = depfile;
   try {
     o.dumpStages = resolveDumpStages(dump);
-    validate(o, shapes);
+    validate(o, shapes, app.count("--name") != 0);
   } catch (const UsageError &e) {
     std::fprintf(stderr, "fuserc: error: %s\n", e.message.c_str());
     return {std::nullopt, kExitUsageError};

@@ -10,6 +10,7 @@
 #include "packaging/HeaderWriter.h"
 #include "packaging/Packager.h"
 #include "schedulers/PluginLoader.h"
+#include "support/TemporaryFiles.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -98,6 +99,28 @@ std::string outputName(const CompileOptions &options) {
   return std::string(llvm::sys::path::stem(options.inputs.front()));
 }
 
+// The Make rule "OUTPUTS: INPUTS". It is written before the outputs, so a
+// depfile that cannot be written fails the run with the previous outputs
+// untouched; it depends only on the command line, so it is true of the
+// outputs whether or not their commit then succeeds.
+bool writeDepfile(const std::string &path, const std::map<std::string, std::string> &files,
+                  const CompileOptions &options, std::string &error) {
+  std::string targets, deps;
+  for (const auto &[file, bytes] : files) {
+    llvm::SmallString<256> p(*options.outputDir);
+    llvm::sys::path::append(p, file);
+    targets += (targets.empty() ? "" : " ") + std::string(p);
+  }
+  for (const std::string &input : options.inputs)
+    deps += " " + input;
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir.empty() ? "." : dir)) {
+    error = "cannot create '" + dir.str() + "': " + ec.message();
+    return false;
+  }
+  return writeFileAtomically(path, targets + ":" + deps + "\n", error);
+}
+
 // Compiles and packages the module, then writes every output file or none.
 int writeOutputs(const PipelineResult &result, const Module &module,
                  const CompileOptions &options) {
@@ -132,27 +155,13 @@ int writeOutputs(const PipelineResult &result, const Module &module,
     return kExitInternalError;
   }
   std::string error;
+  if (options.depfile && !writeDepfile(*options.depfile, package.files, options, error)) {
+    llvm::errs() << "fuserc: error: --depfile: " << error << "\n";
+    return kExitInternalError;
+  }
   if (!writeFilesAtomically(*options.outputDir, package.files, error)) {
     llvm::errs() << "fuserc: error: " << error << "\n";
     return kExitInternalError;
-  }
-  if (options.depfile) {
-    std::string targets, deps;
-    for (const auto &[file, bytes] : package.files) {
-      llvm::SmallString<256> p(*options.outputDir);
-      llvm::sys::path::append(p, file);
-      targets += (targets.empty() ? "" : " ") + std::string(p);
-    }
-    for (const std::string &input : options.inputs)
-      deps += " " + input;
-    llvm::SmallString<256> dir(*options.depfile);
-    llvm::sys::path::remove_filename(dir);
-    std::map<std::string, std::string> depfile{
-        {std::string(llvm::sys::path::filename(*options.depfile)), targets + ":" + deps + "\n"}};
-    if (!writeFilesAtomically(dir.empty() ? "." : std::string(dir), depfile, error)) {
-      llvm::errs() << "fuserc: error: " << error << "\n";
-      return kExitInternalError;
-    }
   }
   return kExitSuccess;
 }

@@ -21,6 +21,9 @@ namespace {
 constexpr llvm::StringLiteral kJournalPrefix = ".fuserc-journal-";
 constexpr llvm::StringLiteral kJournalHeader = "fuserc-journal-1\n";
 
+// A journal lists a few renames; a larger file (or a FIFO) is not read.
+constexpr uint64_t kMaxJournalBytes = 1 << 20;
+
 struct Rename {
   std::string temp;   // file name of the temporary, in the same directory
   std::string target; // file name of the output
@@ -101,7 +104,7 @@ std::vector<std::string> recoverInterruptedCommits(const std::string &dir) {
   }
   std::sort(journals.begin(), journals.end());
   for (const std::string &journal : journals) {
-    std::optional<std::string> text = readFileBytes(journal);
+    std::optional<std::string> text = readFileBytes(journal, kMaxJournalBytes);
     if (!text)
       continue;
     std::optional<std::vector<Rename>> renames = decodeJournal(*text);

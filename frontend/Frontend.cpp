@@ -4,6 +4,8 @@
 #include "frontend/FusionBuilder.h"
 #include "frontend/Parser.h"
 #include "frontend/YamlLoader.h"
+#include "ir/Limits.h"
+#include "support/FileBytes.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -35,14 +37,16 @@ bool isYamlPath(std::string_view path) { return path.ends_with(".yaml") || path.
 bool loadFusionFiles(std::span<const std::string> paths, DiagnosticEngine &diag, Module &module) {
   bool ok = true;
   for (const std::string &path : paths) {
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-        llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-    if (!buffer) {
-      diag.error("cannot read '" + path + "': " + buffer.getError().message());
+    // A regular file of bounded size: /dev/zero, /dev/urandom or a FIFO
+    // would otherwise be read forever, or wait forever.
+    std::string why;
+    std::optional<std::string> text = readFileBytes(path, limits::kMaxInputFileBytes, &why);
+    if (!text) {
+      diag.error("cannot read '" + path + "': " + why);
       ok = false;
       continue;
     }
-    ok &= loadBuffer(std::move(*buffer), diag, module);
+    ok &= loadBuffer(llvm::MemoryBuffer::getMemBufferCopy(*text, path), diag, module);
   }
   return ok;
 }

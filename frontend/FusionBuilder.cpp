@@ -21,6 +21,9 @@ std::string closest(llvm::StringRef name, const std::vector<std::string> &candid
   std::string best;
   unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
   for (const std::string &c : candidates) {
+    // The lengths' difference is a lower bound of the distance.
+    if (std::max(name.size(), c.size()) - std::min(name.size(), c.size()) >= bestDistance)
+      continue;
     unsigned d = name.edit_distance(c, true, bestDistance);
     if (d < bestDistance && d < std::max(name.size(), c.size())) {
       bestDistance = d;
@@ -34,6 +37,14 @@ std::string closest(llvm::StringRef name, const std::vector<std::string> &candid
 std::string suggest(llvm::StringRef name, const std::vector<std::string> &candidates) {
   std::string best = closest(name, candidates);
   return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
+// The fusion's names are searched for a suggestion only for the first
+// errors: one search per error over thousands of names would make
+// thousands of misspellings cost time quadratic in the input. (Ops and
+// attributes are few, so their suggestions are always searched.)
+bool searchNamesFor(const DiagnosticEngine &diag) {
+  return diag.errorCount() < limits::kMaxErrorsWithNameSuggestions;
 }
 
 class Builder {
@@ -113,11 +124,14 @@ private:
     }
     std::vector<Extent> shape;
     if (in.dims) {
+      // Nothing more is checked past the rank limit: the element count of
+      // thousands of symbolic extents takes time quadratic in the rank.
       if (in.dims->size() > limits::kMaxRank) {
         diag_.error(in.dimsLoc, "input '" + in.name + "' has rank " +
                                     std::to_string(in.dims->size()) + "; tensors have at most " +
                                     std::to_string(limits::kMaxRank) + " dims");
-        ok = false;
+        bindName(in.name, in.loc, nullptr);
+        return;
       }
       for (const ast::Dim &d : *in.dims) {
         if (d.value && *d.value < 0) {
@@ -211,14 +225,11 @@ private:
       diag_.note(def->second, "'" + name + "' is defined here");
       return nullptr;
     }
-    std::vector<std::string> known;
-    for (const auto &[n, b] : names_)
-      known.push_back(n);
     if (lookupOp(name)) {
       diag_.error(loc, "'" + name + "' is an op; call it as '" + name + "(...)'");
       return nullptr;
     }
-    std::string best = closest(name, known);
+    std::string best = closestName(name);
     diag_.error(loc, "use of undefined value '" + name + "'" +
                          (best.empty() ? "" : "; did you mean '" + best + "'?"));
     // The misspelt use was most likely meant for the suggestion: do not
@@ -226,6 +237,17 @@ private:
     if (Value *meant = best.empty() ? nullptr : names_[best].value)
       used_.insert(meant);
     return nullptr;
+  }
+
+  // The defined name closest to a misspelt one, or "" (also once past the
+  // errors that get suggestions).
+  std::string closestName(const std::string &name) const {
+    if (!searchNamesFor(diag_))
+      return "";
+    std::vector<std::string> known;
+    for (const auto &[n, b] : names_)
+      known.push_back(n);
+    return closest(name, known);
   }
 
   // How many ops lead from an input to `v` along the longest chain.
@@ -344,10 +366,9 @@ private:
   void declareOutput(const ast::OutputDecl &out) {
     auto it = names_.find(out.name);
     if (it == names_.end()) {
-      std::vector<std::string> known;
-      for (const auto &[n, b] : names_)
-        known.push_back(n);
-      diag_.error(out.loc, "output '" + out.name + "' is not defined" + suggest(out.name, known));
+      std::string best = closestName(out.name);
+      diag_.error(out.loc, "output '" + out.name + "' is not defined" +
+                               (best.empty() ? "" : "; did you mean '" + best + "'?"));
       return;
     }
     Value *v = it->second.value;

@@ -3,6 +3,7 @@
 
 #include "frontend/Lexer.h"
 #include "frontend/Parser.h"
+#include "frontend/YamlAliases.h"
 #include "frontend/YamlNesting.h"
 #include "ir/Limits.h"
 
@@ -29,6 +30,15 @@ public:
       diag_.error(llvm::SMLoc::getFromPointer(buffer_.begin() + *at),
                   "YAML collections nested more than " + std::to_string(limits::kMaxNesting) +
                       " deep");
+      throw LoadError{};
+    }
+    // Before yaml-cpp builds the document: a walk over it visits an aliased
+    // node once per alias, so what the aliases expand to must be bounded.
+    if (std::optional<YamlAliasError> e =
+            checkYamlAliases(buffer_, limits::kMaxYamlAliasNodes, limits::kMaxNesting)) {
+      diag_.error(
+          llvm::SMLoc::getFromPointer(buffer_.begin() + std::min(e->offset, buffer_.size())),
+          e->message);
       throw LoadError{};
     }
     YAML::Node parsed;
@@ -163,10 +173,16 @@ private:
       ++src;
     }
     auto isSpace = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+    // Between two characters of the value, the source has at most an
+    // escape (`\U0001F600`) or a doubled quote besides whitespace. A
+    // character not found within that was escaped; the search stops there
+    // instead of running on to the end of the file, once per scalar.
+    constexpr size_t kMaxSkipped = 16;
     std::vector<const char *> out;
     for (char c : value) {
+      size_t skipped = 0;
       while (src != end && *src != c && !(isSpace(c) && isSpace(*src)))
-        ++src;
+        src = !isSpace(*src) && ++skipped > kMaxSkipped ? end : src + 1;
       if (src == end) // not found: every character at the scalar's start
         return std::vector<const char *>(value.size() + 1, start);
       out.push_back(src++);

@@ -2,6 +2,8 @@
 #include "ir/DType.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace fuserc {
 
@@ -20,6 +22,32 @@ std::optional<DType> parseDType(std::string_view name) {
 int dtypeBytes(DType t) {
   constexpr int bytes[] = {1, 4, 8, 2, 2, 4, 8};
   return bytes[static_cast<int>(t)];
+}
+
+double largestFinite(DType floating) {
+  switch (floating) {
+  case DType::F16:
+    return 65504.0; // (2 - 2^-10) * 2^15
+  case DType::BF16:
+    return 0x1.fep127; // (2 - 2^-7) * 2^127
+  case DType::F32:
+    return std::numeric_limits<float>::max();
+  default:
+    return std::numeric_limits<double>::max();
+  }
+}
+
+bool overflowsFloatType(double v, DType floating) {
+  if (!std::isfinite(v) || floating == DType::F64)
+    return false;
+  const float f = std::fabs(static_cast<float>(v));
+  // Halfway between the largest finite value and the next power of two
+  // rounds to even, which is the infinity (the largest mantissa is odd).
+  if (floating == DType::F16)
+    return f >= 65520.0f;
+  if (floating == DType::BF16)
+    return f >= 0x1.ffp127f;
+  return std::isinf(f);
 }
 
 DType promoteTypes(DType a, DType b) {

@@ -24,6 +24,13 @@ inline bool isIntegral(DType t) { return t == DType::Bool || isInteger(t); }
 
 int dtypeBytes(DType t);
 
+// The largest finite value of a floating-point dtype.
+double largestFinite(DType floating);
+// True when the finite `v` becomes an infinity when stored in the
+// floating-point dtype (rounded to nearest even, through f32 for f16 and
+// bf16 as the generated code rounds it): 1e300 in f32, 1e5 in f16.
+bool overflowsFloatType(double v, DType floating);
+
 // torch.promote_types: the smallest type both convert to without losing the
 // category (bool < integer < floating); f16 with bf16 gives f32.
 DType promoteTypes(DType a, DType b);

@@ -92,14 +92,46 @@ public:
   TensorType run() {
     checkOperands();
     fillDefaults();
+    checkShapeAttributeRanks();
     std::vector<Extent> shape = inferShapeRule(kind_, operands_, attrs_);
     checkResultSize(shape);
     DType dtype = inferDType();
+    checkElementValue(dtype);
     putInSchemaOrder();
     return {dtype, std::move(shape)};
   }
 
 private:
+  // A 'value' attribute (pad's padding, full's elements) is stored as an
+  // element of the result, so it must be finite in the result's dtype:
+  // 1e300 in f32 or 1e5 in f16 is refused, as PyTorch refuses it. (The
+  // language has no infinite literal; an f64 overflow is a parse error.)
+  void checkElementValue(DType dtype) {
+    const AttrValue *value = attrs_.find("value");
+    const Number *number = value ? std::get_if<Number>(value) : nullptr;
+    if (!number || !isFloating(dtype) || !overflowsFloatType(number->asDouble(), dtype))
+      return;
+    fail(opName() + " 'value' " + number->str() + " is out of range of " +
+             std::string(dtypeName(dtype)) + " (its largest finite value is " +
+             Number::floating(largestFinite(dtype)).str() + ")",
+         -1, "value");
+  }
+
+  // An extent-list attribute is the result's shape (reshape, expand, full,
+  // iota, broadcast_in_dim). Past the rank limit it is refused before a
+  // shape rule multiplies its extents, which takes time quadratic in the
+  // rank when they are symbols.
+  void checkShapeAttributeRanks() {
+    for (const AttrSpec &spec : info_.attrs) {
+      if (spec.kind != AttrKind::ExtentList || !attrs_.has(spec.name))
+        continue;
+      if (size_t rank = attrs_.extents(spec.name).size(); rank > limits::kMaxRank)
+        fail("the result of " + opName() + " would have rank " + std::to_string(rank) +
+                 "; tensors have at most " + std::to_string(limits::kMaxRank) + " dims",
+             -1, std::string(spec.name));
+    }
+  }
+
   // The result must stay within limits::kMaxRank dims and kMaxElements
   // elements, and its shape must have been computed without overflow.
   void checkResultSize(const std::vector<Extent> &shape) {

@@ -16,6 +16,18 @@ namespace fuserc::limits {
 // of collections in a YAML file.
 inline constexpr size_t kMaxNesting = 256;
 
+// Bytes of one fusion file (text or YAML); only regular files are read.
+inline constexpr uint64_t kMaxInputFileBytes = uint64_t{64} << 20;
+
+// YAML nodes that aliases (`*name`) may add to a document, all aliases
+// together: an alias of an n-node collection adds n - 1. Nested aliases
+// multiply ("billion laughs"); this bounds the expanded document.
+inline constexpr uint64_t kMaxYamlAliasNodes = 100000;
+
+// Errors that get a "did you mean" among the fusion's names; each search
+// reads every name, so later errors get none.
+inline constexpr unsigned kMaxErrorsWithNameSuggestions = 20;
+
 // Characters in a name: fusions, inputs, values, symbolic extents. Names
 // become C identifiers in the generated header.
 inline constexpr size_t kMaxIdentifierLength = 255;

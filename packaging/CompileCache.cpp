@@ -13,6 +13,10 @@
 namespace fuserc {
 namespace {
 
+// An entry holds a cubin, PTX and a log; anything larger is no entry of
+// ours, and is read no further.
+constexpr uint64_t kMaxEntryBytes = uint64_t{256} << 20;
+
 // Part of every key: a new entry format gets new keys.
 constexpr const char *kFormat = "fuserc-cache-2";
 constexpr llvm::StringLiteral kMagic = "fuserc-cache-2 sha256=";
@@ -86,9 +90,16 @@ std::optional<NvrtcOutput> CompileCache::load(const std::string &key, std::strin
   if (dir_.empty())
     return std::nullopt;
   const std::string path = entryPath(key);
-  std::optional<std::string> bytes = readFileBytes(path);
-  if (!bytes)
+  std::string unreadable;
+  std::optional<std::string> bytes = readFileBytes(path, kMaxEntryBytes, &unreadable);
+  if (!bytes) {
+    // Something that is not a readable entry (a FIFO, a link to a device, a
+    // huge file) is a miss, never waited on; the compile's store replaces it.
+    llvm::sys::fs::file_status status;
+    if (!llvm::sys::fs::status(path, status, /*Follow=*/false))
+      problem = "ignored the cache entry '" + path + "': " + unreadable;
     return std::nullopt;
+  }
   llvm::StringRef text(*bytes);
   auto [header, payload] = text.split('\n');
   std::optional<NvrtcOutput> out;

@@ -11,6 +11,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 namespace fuserc {
 namespace {
 
@@ -82,7 +84,8 @@ FatbinResult makeFatbinary(const std::string &fatbinaryPath,
                    (text ? "\n" + (*text)->getBuffer().str() : "");
     return result;
   }
-  std::optional<std::string> out = readFileBytes(dir.file("out.fatbin"));
+  std::optional<std::string> out =
+      readFileBytes(dir.file("out.fatbin"), std::numeric_limits<uint64_t>::max());
   if (!out) {
     result.error = "fatbinary wrote no output";
     return result;

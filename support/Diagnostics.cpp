@@ -3,6 +3,8 @@
 
 #include "llvm/Support/WithColor.h"
 
+#include <iterator>
+
 namespace fuserc {
 
 unsigned DiagnosticEngine::addBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {
@@ -15,19 +17,21 @@ llvm::StringRef DiagnosticEngine::addDerivedText(llvm::StringRef text,
   // never printed itself.
   unsigned id = addBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "<derived>"));
   llvm::StringRef copy = sourceMgr_.getMemoryBuffer(id)->getBuffer();
-  derived_.push_back({copy, std::move(origins)});
+  derived_.emplace(copy.begin(), DerivedText{copy, std::move(origins)});
   return copy;
 }
 
 llvm::SMLoc DiagnosticEngine::original(llvm::SMLoc loc) const {
   const char *p = loc.getPointer();
-  for (const DerivedText &d : derived_)
-    if (p >= d.text.begin() && p <= d.text.end()) {
-      size_t i = p - d.text.begin();
-      if (i < d.origins.size())
-        return llvm::SMLoc::getFromPointer(d.origins[i]);
-    }
-  return loc;
+  // The text starting last at or before p is the only one that can hold it.
+  auto it = derived_.upper_bound(p);
+  if (it == derived_.begin())
+    return loc;
+  const DerivedText &d = std::prev(it)->second;
+  if (p > d.text.end())
+    return loc;
+  size_t i = p - d.text.begin();
+  return i < d.origins.size() ? llvm::SMLoc::getFromPointer(d.origins[i]) : loc;
 }
 
 unsigned DiagnosticEngine::lineNumber(llvm::SMLoc loc) const {

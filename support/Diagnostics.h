@@ -7,6 +7,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,7 +53,9 @@ private:
 
   llvm::raw_ostream &os_;
   llvm::SourceMgr sourceMgr_;
-  std::vector<DerivedText> derived_;
+  // By where each text starts, so that a location is mapped in log time: a
+  // YAML file may hold thousands of derived texts, each with an error.
+  std::map<const char *, DerivedText> derived_;
   unsigned errors_ = 0;
 };
 

@@ -107,6 +107,11 @@ std::string cudaLiteral(const Number &value, DType dtype) {
   }
   double v = value.asDouble();
   const bool single = dtype != DType::F64;
+  // A finite double past f32's range is an infinity in f32 (printed as a
+  // number it would read "inff"). Inference refuses such pad and full
+  // values; this keeps any other path to here compilable.
+  if (single && std::isinf(static_cast<float>(v)))
+    v = static_cast<double>(static_cast<float>(v));
   if (std::isnan(v))
     return single ? "__int_as_float(0x7fc00000)" : "__longlong_as_double(0x7ff8000000000000LL)";
   if (std::isinf(v))

@@ -1,10 +1,12 @@
 // Plugins that break the contract of schedulers/Plugin.h in one way each,
-// for the lit tests of fuserc's plugin errors. Built four times:
+// for the lit tests of fuserc's plugin errors. Built five times:
 //   FUSERC_BROKEN_NO_REGISTER  defines the version but no register function;
 //   FUSERC_BROKEN_ABI          reports a plugin ABI version fuserc does not have;
 //   FUSERC_BROKEN_DUPLICATE    registers a scheduler named "pointwise";
 //   FUSERC_BROKEN_NO_GENERATOR registers "claims_all", which accepts every
-//                              segment but has no kernel generator.
+//                              segment but has no kernel generator;
+//   FUSERC_BROKEN_UNRESOLVED   calls a function that nothing defines, so
+//                              the library cannot be bound.
 #include "schedulers/Plugin.h"
 
 #include <memory>
@@ -43,9 +45,16 @@ extern "C" FUSERC_PLUGIN_EXPORT int fuserc_plugin_abi_version() {
 #endif
 }
 
+#ifdef FUSERC_BROKEN_UNRESOLVED
+extern "C" void fuserc_test_function_nothing_defines();
+#endif
+
 #ifndef FUSERC_BROKEN_NO_REGISTER
 extern "C" FUSERC_PLUGIN_EXPORT void
 fuserc_register_schedulers(fuserc::SchedulerRegistry &registry) {
+#ifdef FUSERC_BROKEN_UNRESOLVED
+  fuserc_test_function_nothing_defines();
+#endif
   registry.add(std::make_unique<ClashingScheduler>());
 }
 #endif

@@ -21,6 +21,14 @@ TEST(CudaLiteral, FloatOutOfIntegerRangeSaturatesLikeTheInterpreter) {
             "((long long)(-9223372036854775807LL - 1))");
 }
 
+// Inference refuses pad and full values past their dtype's range; should
+// one reach code generation another way, it is f32's infinity, not "inff".
+TEST(CudaLiteral, AFiniteDoublePastF32IsF32Infinity) {
+  EXPECT_EQ(cudaLiteral(Number::floating(1e300), DType::F32), "__int_as_float(0x7f800000)");
+  EXPECT_EQ(cudaLiteral(Number::floating(-1e39), DType::F32), "-__int_as_float(0x7f800000)");
+  EXPECT_EQ(cudaLiteral(Number::floating(1e300), DType::F64), "(1.0000000000000001e+300)");
+}
+
 TEST(CudaLiteral, NanToIntegerIsZero) {
   EXPECT_EQ(cudaLiteral(Number::floating(std::nan("")), DType::I32), "((int)0LL)");
 }

@@ -92,6 +92,64 @@ def yaml_block(n):
     return "name: f\ninputs:\n  " + "- " * n + "x\n"
 
 
+def undefined_values(n):
+    # n inputs x0.. and n ops that each use a misspelt name (z0 for x0):
+    # n errors, each of which could search all n names for a suggestion.
+    lines = ["fusion f {"] + [f"  input x{i}: f32[N]" for i in range(n)]
+    lines += [f"  y{i} = exp(z{i})" for i in range(n)]
+    lines += ["  output y0", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def yaml_undefined_values(n):
+    # The YAML form of undefined_values.
+    lines = ["name: f", "inputs:"] + [f"  - {{name: x{i}, dtype: f32, shape: [N]}}" for i in range(n)]
+    lines += ["ops:"] + [f"  - y{i} = exp(z{i})" for i in range(n)]
+    lines += ["outputs: [y0]"]
+    return "\n".join(lines) + "\n"
+
+
+def yaml_escaped_undefined_values(n):
+    # yaml_undefined_values with each statement a quoted scalar whose
+    # misspelt name is escaped (\x7a is z): text derived from the YAML, whose
+    # characters are mapped back to the source one by one.
+    lines = ["name: f", "inputs:"] + [f"  - {{name: x{i}, dtype: f32, shape: [N]}}" for i in range(n)]
+    lines += ["ops:"] + [f'  - "y{i} = exp(\\x7a{i})"' for i in range(n)]
+    lines += ["outputs: [y0]"]
+    return "\n".join(lines) + "\n"
+
+
+def high_rank(n):
+    # An input of rank n, every extent the same symbol.
+    return "fusion f {\n  input x: f32[" + ", ".join(["N"] * n) + "]\n  y = exp(x)\n  output y\n}\n"
+
+
+def reshape_rank(n):
+    # A reshape to rank n, every extent the same symbol.
+    return ("fusion f {\n  input x: f32[N]\n  y = reshape(x, shape=[" + ", ".join(["N"] * n) +
+            "])\n  output y\n}\n")
+
+
+def yaml_laughs(n):
+    # "Billion laughs": n levels of anchors, each a list of ten aliases of
+    # the one before, so the last expands to 10^n scalars.
+    lines = ["name: f", "inputs:", "  - {name: x, dtype: f32, shape: [N]}", "ops:",
+             "  - {out: y, op: exp, args: [x]}", "outputs: [y]", "laughs:",
+             "  - &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, n + 1):
+        lines.append(f"  - &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def yaml_alias_chain(n):
+    # n anchors, each a list holding an alias of the one before: flat in
+    # the text, n collections deep once expanded.
+    lines = ["name: f", "inputs:", "  - {name: x, dtype: f32, shape: [N]}", "ops:",
+             "  - {out: y, op: exp, args: [x]}", "outputs: [y]", "chain:", "  - &c0 [x]"]
+    lines += [f"  - &c{i} [*c{i - 1}]" for i in range(1, n + 1)]
+    return "\n".join(lines) + "\n"
+
+
 KINDS = {
     "nested-calls": nested_calls,
     "nested-lists": nested_lists,
@@ -103,6 +161,13 @@ KINDS = {
     "yaml-long-names": yaml_long_names,
     "yaml-flow": yaml_flow,
     "yaml-block": yaml_block,
+    "undefined-values": undefined_values,
+    "yaml-undefined-values": yaml_undefined_values,
+    "yaml-escaped-undefined-values": yaml_escaped_undefined_values,
+    "high-rank": high_rank,
+    "reshape-rank": reshape_rank,
+    "yaml-laughs": yaml_laughs,
+    "yaml-alias-chain": yaml_alias_chain,
 }
 
 if __name__ == "__main__":
