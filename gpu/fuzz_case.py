@@ -78,28 +78,39 @@ def ops_of(text):
 _TYPED_STATEMENT = re.compile(r"^\s*(\w+)\s*=\s*\w+\((.*)\)\s*//\s*(\w+)\[", re.M)
 
 
+# Floating dtypes from the finest to the coarsest rounding.
+_PRECISION = ("f64", "f32", "f16", "bf16")
+
+
 def math_dtypes(config, source):
-    """{output name: "f32"} for each f64 output computed through f32 math: an
-    op result of dtype f16, bf16 or f32 among the values it depends on (f16
-    and bf16 math is done in f32). Its values carry f32 rounding errors, so
-    they are compared at f32's tolerance. Read from the `parsed` dump."""
+    """{output name: dtype} for each f32 or f64 output computed through
+    coarser math: the coarsest of the op results of dtype f32, f16 or bf16
+    among the values it depends on (f16 and bf16 math is done in f32, and a
+    result rounded to f16 next to a rounding boundary may round either way).
+    Its values carry that dtype's rounding errors, so they are compared at
+    its tolerance. Read from the `parsed` dump."""
     proc = subprocess.run([config.fuserc, source, "--dump=parsed"], capture_output=True,
                           text=True)
     dtype, operands = {}, {}
     for name, args, result_dtype in _TYPED_STATEMENT.findall(proc.stderr):
         dtype[name] = result_dtype
         operands[name] = re.findall(r"\b[A-Za-z_]\w*\b", args)
-    narrow = {}
+    coarsest = {}
 
-    def through_f32(name):
-        if name not in narrow:
-            narrow[name] = False  # no cycles in a fusion; guards the recursion
-            narrow[name] = dtype[name] in ("f16", "bf16", "f32") or any(
-                through_f32(o) for o in operands[name] if o in dtype)
-        return narrow[name]
+    def rank(d):
+        return _PRECISION.index(d) if d in _PRECISION else 0
+
+    def through(name):
+        """The rank in _PRECISION of the coarsest math `name` depends on."""
+        if name not in coarsest:
+            coarsest[name] = 0  # no cycles in a fusion; guards the recursion
+            coarsest[name] = max([rank(dtype[name])] +
+                                 [through(o) for o in operands[name] if o in dtype])
+        return coarsest[name]
 
     outputs = re.findall(r"^\s*output\s+(\w+)", proc.stderr, re.M)
-    return {o: "f32" for o in outputs if dtype.get(o) == "f64" and through_f32(o)}
+    return {o: _PRECISION[through(o)] for o in outputs
+            if dtype.get(o) in ("f32", "f64") and through(o) > rank(dtype[o])}
 
 
 def compile_fusion(config, source, out_dir, name):

@@ -14,6 +14,11 @@ namespace fuserc {
 
 struct EvalContext {
   const SymbolBindings &symbols;
+  // Floating sums, products, means and variances as a kernel may compute
+  // them: pairwise, each partial rounded to the accumulator (f32 below f64).
+  // Perturbed runs only (InterpreterOptions): another association, which
+  // overflows, underflows and cancels where a kernel's may.
+  bool kernelOrder = false;
   // The result shape of `op`, with its symbolic extents evaluated.
   std::vector<int64_t> resultShape(const Op &op) const;
   int64_t evaluate(const Extent &e) const;

@@ -181,20 +181,51 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
   return cpuEvaluator(op.kind())(op, std::span<const Tensor *const>(absolute), ctx);
 }
 
-void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
-             const EvalContext &ctx, const InterpreterOptions &options) {
-  const double relative =
-      t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
-  const uint64_t base = mix(options.seed ^ mix(op.result()->id()));
-  const std::optional<Tensor> scale = errorScale(op, operands, ctx);
+// Moves every finite element of `t` by `relative` times its `scale` (its
+// magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
+// that moves along a chain do not cancel exactly) and a sign drawn from
+// `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals).
+void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale) {
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
     if (!std::isfinite(v))
       continue;
+    const uint64_t draw = mix(base + i);
+    const bool up = (draw & 1) != (relative < 0);
     const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
-    const double move = std::isfinite(size) ? size * relative : 0;
-    t.setFloat(i, mix(base + i) & 1 ? v + move : v - move);
+    const double factor = 0.5 + static_cast<double>(draw >> 11) * 0x1p-53;
+    const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
+    t.setFloat(i, up ? v + move : v - move);
+    if (v == 0 || t.getFloat(i) != v)
+      continue;
+    const double toward = up ? HUGE_VAL : -HUGE_VAL;
+    if (t.dtype() == DType::F32)
+      t.setFloat(i, std::nextafter(static_cast<float>(v), static_cast<float>(toward)));
+    else if (t.dtype() == DType::F64)
+      t.setFloat(i, std::nextafter(v, toward));
   }
+}
+
+double relativeFor(const Tensor &t, const InterpreterOptions &options) {
+  return t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
+}
+
+void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+             const EvalContext &ctx, const InterpreterOptions &options) {
+  const std::optional<Tensor> scale = errorScale(op, operands, ctx);
+  moveElements(t, relativeFor(t, options), mix(options.seed ^ mix(op.result()->id())),
+               scale ? &*scale : nullptr);
+}
+
+// A computed floating operand as one use of it sees it: kernels may
+// recompute a value in each kernel that uses it, each rounding its own way,
+// so each use moves by its own draw (seeded by the use).
+Tensor perturbedUse(const Tensor &value, const Op &user, size_t operand,
+                    const InterpreterOptions &options) {
+  Tensor copy = value;
+  moveElements(copy, relativeFor(copy, options),
+               mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed)), nullptr);
+  return copy;
 }
 
 } // namespace
@@ -229,14 +260,23 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
     if (value->isLiteral())
       values[value->id()] = literalTensor(*value);
 
-  const EvalContext ctx{result.symbols};
+  const EvalContext ctx{result.symbols, options.perturbation != 0};
   for (const auto &op : fusion.ops()) {
     try {
       std::vector<const Tensor *> operands;
+      std::vector<Tensor> uses; // perturbed runs: each use's own view of a computed value
+      uses.reserve(op->operands().size());
       for (const Value *operand : op->operands()) {
         if (!values[operand->id()])
           throw EvalError(interp::describeOp(*op) + ": an operand is used before it is defined");
-        operands.push_back(&*values[operand->id()]);
+        const Tensor &value = *values[operand->id()];
+        if (options.perturbation != 0 && operand->definingOp() && value.isFloating() &&
+            computes(*operand->definingOp())) {
+          uses.push_back(perturbedUse(value, *op, operands.size(), options));
+          operands.push_back(&uses.back());
+        } else {
+          operands.push_back(&value);
+        }
       }
       Tensor t = cpuEvaluator(op->kind())(*op, operands, ctx);
       // The evaluators allocate through makeResult; a mismatch is a bug in

@@ -4,7 +4,10 @@
 #include "ir/interp/EvalSupport.h"
 #include "ir/interp/ReferenceMath.h"
 
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 namespace fuserc {
 namespace {
@@ -22,6 +25,31 @@ void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Re
     for (size_t r = 0; r < values.size(); ++r)
       values[r] = read(static_cast<size_t>(split.keptOffsets[k] + split.reducedOffsets[r]));
     store(k, cpuReduce(op.kind(), std::span<const T>(values), op.attrs()));
+  }
+}
+
+// Sum, prod, mean and var as kernels may accumulate them
+// (EvalContext::kernelOrder); nullopt for the other reductions.
+std::optional<double> kernelOrderReduce(const Op &op, std::span<const double> values, bool narrow) {
+  const double n = static_cast<double>(values.size());
+  auto round = [&](double v) { return narrow ? static_cast<double>(static_cast<float>(v)) : v; };
+  switch (op.kind()) {
+  case OpKind::Sum:
+    return ref::reducePairwise(values, false, narrow);
+  case OpKind::Prod:
+    return ref::reducePairwise(values, true, narrow);
+  case OpKind::Mean:
+    return round(ref::reducePairwise(values, false, narrow) / n);
+  case OpKind::Var: {
+    const double mean = round(ref::reducePairwise(values, false, narrow) / n);
+    std::vector<double> squares(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      squares[i] = round(round(values[i] - mean) * round(values[i] - mean));
+    const double divisor = std::max(n - static_cast<double>(op.attrs().integer("correction")), 0.0);
+    return round(ref::reducePairwise(squares, false, narrow) / divisor);
+  }
+  default:
+    return std::nullopt;
   }
 }
 
@@ -43,9 +71,22 @@ Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
   try {
     if (isFloating(resultType)) {
       const DType floatType = interp::storageDType(resultType);
-      reduceAll<double>(
-          op, x, split, [&](size_t i) { return interp::readAsFloat(x, i, floatType); },
-          [&](size_t k, double v) { result.setFloat(k, v); });
+      const bool narrow = floatType != DType::F64;
+      if (ctx.kernelOrder) {
+        std::vector<double> values(split.reducedOffsets.size());
+        for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+          for (size_t r = 0; r < values.size(); ++r)
+            values[r] = interp::readAsFloat(
+                x, static_cast<size_t>(split.keptOffsets[k] + split.reducedOffsets[r]), floatType);
+          const std::optional<double> v = kernelOrderReduce(op, values, narrow);
+          result.setFloat(k, v ? *v
+                               : cpuReduce(op.kind(), std::span<const double>(values), op.attrs()));
+        }
+      } else {
+        reduceAll<double>(
+            op, x, split, [&](size_t i) { return interp::readAsFloat(x, i, floatType); },
+            [&](size_t k, double v) { result.setFloat(k, v); });
+      }
     } else {
       reduceAll<int64_t>(
           op, x, split, [&](size_t i) { return interp::readAsInt(x, i, resultType); },

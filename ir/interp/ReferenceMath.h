@@ -166,6 +166,20 @@ template <typename T> T reduceMin(std::span<const T> values) {
   return detail::reduceExtreme<false>(values);
 }
 
+// The sum or product of `values` as a kernel may compute it: pairwise, each
+// partial rounded to float when `narrow` (an f32 accumulator).
+inline double reducePairwise(std::span<const double> values, bool product, bool narrow) {
+  auto round = [&](double v) { return narrow ? static_cast<double>(static_cast<float>(v)) : v; };
+  if (values.empty())
+    return product ? 1.0 : 0.0;
+  if (values.size() == 1)
+    return round(values[0]);
+  const size_t half = values.size() / 2;
+  const double a = reducePairwise(values.first(half), product, narrow);
+  const double b = reducePairwise(values.subspan(half), product, narrow);
+  return round(product ? a * b : a + b);
+}
+
 // Two-pass variance (mean first, then squared deviations) for accuracy.
 // Divides by max(n - correction, 0), so too few values give NaN or inf as
 // in PyTorch.
