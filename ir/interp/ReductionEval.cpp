@@ -5,6 +5,8 @@
 #include "ir/interp/ReferenceMath.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -28,11 +30,42 @@ void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Re
   }
 }
 
+// Whether the order of accumulation decides a sum or product of finite
+// `values` in an accumulator of magnitudes up to `largest` (log2 of the
+// smallest subnormal: `tiniest`): some order overflows where another does
+// not (a sum whose positive or negative terms overflow although the total
+// fits; a product that overflows and also meets a zero or underflows).
+bool orderDecides(std::span<const double> values, bool product, double largest, int tiniest) {
+  double up = 0, down = 0;
+  bool zero = false;
+  for (double v : values) {
+    if (!std::isfinite(v))
+      return false;
+    if (product) {
+      zero |= v == 0;
+      if (v != 0)
+        (std::fabs(v) > 1 ? up : down) += std::log2(std::fabs(v));
+    } else {
+      (v > 0 ? up : down) += v;
+    }
+  }
+  if (product)
+    return up > std::log2(largest) && (zero || down < tiniest);
+  return (up > largest || -down > largest) && std::fabs(up + down) <= largest;
+}
+
 // Sum, prod, mean and var as kernels may accumulate them
-// (EvalContext::kernelOrder); nullopt for the other reductions.
+// (EvalContext::kernelOrder); NaN (ill-defined) where the order decides
+// whether a sum or product overflows; nullopt for the other reductions.
 std::optional<double> kernelOrderReduce(const Op &op, std::span<const double> values, bool narrow) {
   const double n = static_cast<double>(values.size());
   auto round = [&](double v) { return narrow ? static_cast<double>(static_cast<float>(v)) : v; };
+  const bool product = op.kind() == OpKind::Prod;
+  if ((product || op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) &&
+      orderDecides(values, product,
+                   narrow ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max(),
+                   narrow ? -149 : -1074))
+    return std::numeric_limits<double>::quiet_NaN();
   switch (op.kind()) {
   case OpKind::Sum:
     return ref::reducePairwise(values, false, narrow);

@@ -148,3 +148,19 @@ TEST(InterpreterPerturbation, EachUseOfAValueMovesByItsOwnDrawAndSubnormalsByAnU
   ASSERT_GT(exact, 0.0);
   EXPECT_NE(floatValues(r.outputs[1])[0], exact);
 }
+
+TEST(InterpreterPerturbation, AProductOrderDecidesIsIllDefined) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{6});
+  b.output(b.op(OpKind::Prod, {x}, DType::F64, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  // In sequence the zero comes first: 0. Pairwise, the halves are
+  // (0 * 2) * 1e200 = 0 and 1e200 * 1e200 = inf, and 0 * inf is NaN: the
+  // order decides, so the perturbed run says NaN (ill-defined).
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F64, {6}, {0, 2, 1e200, 1e200, 1e200, 1})}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0])[0], 0.0);
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 4);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(std::isnan(floatValues(r.outputs[0])[0]));
+}
