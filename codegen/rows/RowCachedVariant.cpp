@@ -243,7 +243,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     const Op &op = *k_.rows.reductions[i];
     const std::string I = std::to_string(i), p = "p" + I;
     const DType acc = reductionAccumulator(op.result()->dtype());
-    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
+    const std::string A = cudaComputeType(acc);
     auto input = [&](ValueEmitter &e, const Coords &at) {
       return toAccumulator(op, e.emit(*op.operand(0), at));
     };
@@ -253,12 +253,12 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
     s += pass(input, [&](int j, int e, const std::string &x, bool checked) {
-      return pad + "    " + when(j, e, checked) + p + " = " + comb + "()(" + p + ", " + x + ");\n";
+      return pad + "    " + when(j, e, checked) + p + " = " + accumulated(op, i, x) + ";\n";
     });
     std::string squares;
     if (op.kind() == OpKind::Var)
       squares = pass(input, [&](int j, int e, const std::string &x, bool checked) {
-        return pad + "    " + when(j, e, checked) + "{ const " + A + " d = " + x + " - m" + I +
+        return pad + "    " + when(j, e, checked) + "{ const " + A + " d = " + deviation(op, i, x) +
                "; q" + I + " += d * d; }\n";
       });
     s += endPhase(op, i, v.threads, squares, pad);
