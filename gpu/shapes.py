@@ -215,6 +215,13 @@ INT_RANGES = {
 BINDINGS["reduction_broadcasts.sum_dtype"] = [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}]
 # fuzz_found.fus: the sizes where the fuzzer saw each case fail, and around.
 BINDINGS["fuzz_found"] = [{"M": 1}, {"M": 3}, {"M": 65}, {"M": 1001}, {"M": 4099}, {"M": 16384}]
+# Its row cases: short rows, and rows above 16384 (the cached variants),
+# odd ones starting mid-vector.
+BINDINGS["fuzz_found.bool_rows_cached_pairs"] = [{"M": 11, "N": 5}, {"M": 3, "N": 16385},
+                                                 {"M": 2, "N": 32768}, {"M": 3, "N": 50001}]
+BINDINGS["fuzz_found.var_of_rounded_product"] = [{"M": 1, "N": 1}, {"M": 3, "N": 7},
+                                                 {"M": 3, "N": 16385}, {"M": 2, "N": 65536}]
+INT_RANGES["fuzz_found.var_of_rounded_product"] = {"c": ("7", "8")}
 
 # indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
 for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):

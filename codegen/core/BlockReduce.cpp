@@ -28,6 +28,25 @@ std::string reductionCombiner(OpKind kind) {
   }
 }
 
+namespace {
+
+std::string rounded(DType acc, const char *op, const char *sign, const std::string &a,
+                    const std::string &b) {
+  if (acc == DType::F32 || acc == DType::F64)
+    return std::string(acc == DType::F32 ? "__f" : "__d") + op + "_rn(" + a + ", " + b + ")";
+  return "(" + a + " " + sign + " " + b + ")";
+}
+
+} // namespace
+
+std::string roundedAdd(DType acc, const std::string &a, const std::string &b) {
+  return rounded(acc, "add", "+", a, b);
+}
+
+std::string roundedSub(DType acc, const std::string &a, const std::string &b) {
+  return rounded(acc, "sub", "-", a, b);
+}
+
 std::string reductionIdentity(OpKind kind, DType acc) {
   const bool f32 = acc == DType::F32, f64 = acc == DType::F64;
   switch (kind) {

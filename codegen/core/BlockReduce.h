@@ -22,6 +22,14 @@ DType reductionAccumulator(DType result);
 // var add (var adds squared deviations).
 std::string reductionCombiner(OpKind kind);
 
+// `a + b` and `a - b` of the accumulator `acc`, each rounded on its own
+// (__fadd_rn, __dadd_rn, ...): the compiler never fuses them with the
+// multiplication making an operand into an FMA, which would use the
+// product unrounded where another statement uses it rounded. Integers:
+// plain.
+std::string roundedAdd(DType acc, const std::string &a, const std::string &b);
+std::string roundedSub(DType acc, const std::string &a, const std::string &b);
+
 // The identity of a reduction kind as a literal of the accumulator `acc`:
 // what an empty row reduces to (sum 0, prod 1, max -inf, min +inf; integer
 // max / min use the extreme values).

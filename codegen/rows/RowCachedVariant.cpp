@@ -5,7 +5,8 @@
 // cached streams (inputs whose rows differ, read by a reduction) are copied
 // into dynamic shared memory, up to `a.cache` row positions (the host's
 // choice at launch), whole vectors asynchronously (cp.async: the whole cached
-// row in flight at once, no registers held), so every pass reads those
+// row in flight at once, no registers held; a vector under 4 bytes, which
+// cp.async does not move, through a register), so every pass reads those
 // positions from there rather than from global memory. A thread touches the
 // same positions in the copy and in every pass of a row, and of the next row:
 // the cache needs no barrier.
@@ -242,7 +243,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     const Op &op = *k_.rows.reductions[i];
     const std::string I = std::to_string(i), p = "p" + I;
     const DType acc = reductionAccumulator(op.result()->dtype());
-    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
+    const std::string A = cudaComputeType(acc);
     auto input = [&](ValueEmitter &e, const Coords &at) {
       return toAccumulator(op, e.emit(*op.operand(0), at));
     };
@@ -252,12 +253,12 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
     s += pass(input, [&](int j, int e, const std::string &x, bool checked) {
-      return pad + "    " + when(j, e, checked) + p + " = " + comb + "()(" + p + ", " + x + ");\n";
+      return pad + "    " + when(j, e, checked) + p + " = " + accumulated(op, i, x) + ";\n";
     });
     std::string squares;
     if (op.kind() == OpKind::Var)
       squares = pass(input, [&](int j, int e, const std::string &x, bool checked) {
-        return pad + "    " + when(j, e, checked) + "{ const " + A + " d = " + x + " - m" + I +
+        return pad + "    " + when(j, e, checked) + "{ const " + A + " d = " + deviation(op, i, x) +
                "; q" + I + " += d * d; }\n";
       });
     s += endPhase(op, i, v.threads, squares, pad);
@@ -324,8 +325,13 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
     const std::string at = cluster_ ? "pb - lo" : "pb",
                       to = "t" + ts + "_c + " + (cluster_ ? "(" + at + ")" : at);
     const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
+    // cp.async moves 4 bytes or more; a smaller vector (2 bytes of 1-byte
+    // elements) is copied whole through a register, all of its elements.
+    const std::string B = bytesType(vector, k_.tensors[t].storage);
     if (bytes >= 4)
       whole += in + "fuserc_async_copy<" + std::to_string(bytes) + ">(" + to + ", " + from + ");\n";
+    else if (vector > 1)
+      whole += in + "*(" + B + " *)(" + to + ") = *(const " + B + " *)" + from + ";\n";
     else
       whole += in + "t" + ts + "_c[" + at + "] = " + from + "[0];\n";
     for (int e = 0; e < vector; ++e) {

@@ -134,7 +134,7 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
     const Op &op = *k_.rows.reductions[i];
     const std::string I = std::to_string(i), p = "p" + I;
     const DType acc = reductionAccumulator(op.result()->dtype());
-    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
+    const std::string A = cudaComputeType(acc);
     std::vector<std::vector<std::string>> values(static_cast<size_t>(n));
     phases += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     phases += forEachElement(
@@ -153,8 +153,9 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
       phases += pad + "if (ok" + J + ") {\n";
       squares += pad + "if (ok" + J + ") {\n";
       for (const std::string &x : values[static_cast<size_t>(j)]) {
-        phases += pad + "  " + p + " = " + comb + "()(" + p + ", " + x + ");\n";
-        squares += pad + "  { const " + A + " d = " + x + " - m" + I + "; q" + I + " += d * d; }\n";
+        phases += pad + "  " + p + " = " + accumulated(op, i, x) + ";\n";
+        squares +=
+            pad + "  { const " + A + " d = " + deviation(op, i, x) + "; q" + I + " += d * d; }\n";
       }
       phases += pad + "}\n";
       squares += pad + "}\n";

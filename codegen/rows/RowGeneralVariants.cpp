@@ -45,7 +45,7 @@ std::string RowReductionEmitter::generalPersistentBody(const RowVariant &v) {
     const Op &op = *k_.rows.reductions[i];
     const std::string I = std::to_string(i);
     const DType acc = reductionAccumulator(op.result()->dtype());
-    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
+    const std::string A = cudaComputeType(acc);
     s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     std::vector<std::string> values;
     for (const Coords &at : items)
@@ -54,12 +54,12 @@ std::string RowReductionEmitter::generalPersistentBody(const RowVariant &v) {
     const std::string p = "p" + I;
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
     for (int j = 0; j < v.items; ++j)
-      s += pad + "if (ok" + std::to_string(j) + ") " + p + " = " + comb + "()(" + p + ", " +
-           values[static_cast<size_t>(j)] + ");\n";
+      s += pad + "if (ok" + std::to_string(j) + ") " + p + " = " +
+           accumulated(op, i, values[static_cast<size_t>(j)]) + ";\n";
     std::string squares;
     for (int j = 0; j < v.items; ++j)
       squares += pad + "if (ok" + std::to_string(j) + ") { const " + A +
-                 " d = " + values[static_cast<size_t>(j)] + " - m" + I + "; q" + I +
+                 " d = " + deviation(op, i, values[static_cast<size_t>(j)]) + "; q" + I +
                  " += d * d; }\n";
     s += endPhase(op, i, v.threads, squares, pad);
   }
@@ -109,20 +109,20 @@ std::string RowReductionEmitter::generalLoopedBody(const RowVariant &v) {
     const Op &op = *k_.rows.reductions[i];
     const std::string I = std::to_string(i);
     const DType acc = reductionAccumulator(op.result()->dtype());
-    const std::string A = cudaComputeType(acc), comb = reductionCombiner(op.kind());
+    const std::string A = cudaComputeType(acc);
     const std::string p = "p" + I;
     s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
     s += generalRowLoop(v, [&](ValueEmitter &e, const Coords &at) {
-      return pad + "  " + p + " = " + comb + "()(" + p + ", " +
-             toAccumulator(op, e.emit(*op.operand(0), at)) + ");\n";
+      return pad + "  " + p + " = " +
+             accumulated(op, i, toAccumulator(op, e.emit(*op.operand(0), at))) + ";\n";
     });
     std::string squares;
     if (op.kind() == OpKind::Var)
       squares = generalRowLoop(v, [&](ValueEmitter &e, const Coords &at) {
         std::string x = toAccumulator(op, e.emit(*op.operand(0), at));
-        return pad + "  {\n" + pad + "    const " + A + " d = " + x + " - m" + I + ";\n" + pad +
-               "    q" + I + " += d * d;\n" + pad + "  }\n";
+        return pad + "  {\n" + pad + "    const " + A + " d = " + deviation(op, i, x) + ";\n" +
+               pad + "    q" + I + " += d * d;\n" + pad + "  }\n";
       });
     s += endPhase(op, i, v.threads, squares, pad);
   }

@@ -319,6 +319,17 @@ std::string RowReductionEmitter::combineRow(int threads, const std::string &part
          std::string(dtypeName(acc)) + " + cl_at + " + std::to_string(combines_++) + ")";
 }
 
+std::string RowReductionEmitter::accumulated(const Op &op, size_t i, const std::string &x) {
+  const std::string p = "p" + std::to_string(i);
+  if (op.kind() == OpKind::Var)
+    return roundedAdd(reductionAccumulator(op.result()->dtype()), p, x);
+  return reductionCombiner(op.kind()) + "()(" + p + ", " + x + ")";
+}
+
+std::string RowReductionEmitter::deviation(const Op &op, size_t i, const std::string &x) {
+  return roundedSub(reductionAccumulator(op.result()->dtype()), x, "m" + std::to_string(i));
+}
+
 // The row register of reduction i from its combined accumulator(s).
 std::string RowReductionEmitter::finish(const Op &op, size_t i, const std::string &value) {
   const DType result = op.result()->dtype();

@@ -68,6 +68,13 @@ private:
   static std::string combineAcross(int threads, const std::string &partial, DType acc,
                                    const std::string &combiner);
   std::string finish(const Op &op, size_t i, const std::string &value);
+  // Phase i's partial p<i> with `x` joined, and (var) x's deviation from
+  // the mean m<i>. A var rounds x on its own in both passes: nothing fuses
+  // the multiplication making x into the add or the subtraction (an FMA
+  // would use x unrounded in one pass and rounded in the other, and a row
+  // of one element would get a nonzero sum of squares).
+  static std::string accumulated(const Op &op, size_t i, const std::string &x);
+  static std::string deviation(const Op &op, size_t i, const std::string &x);
   std::string sharedScratch(int threads) const;
   static std::string varianceOf(const Op &op, const std::string &squares, const std::string &A);
   // Statements ending phase i: combine its partial p<i> across the row's
