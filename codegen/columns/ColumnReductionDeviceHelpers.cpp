@@ -9,12 +9,17 @@ namespace fuserc {
 const std::string &columnDeviceHelpers() {
   static const std::string text = R"CUDA(#ifndef FUSERC_COL_REDUCE_HELPERS
 #define FUSERC_COL_REDUCE_HELPERS
+// x - mean, rounded on its own: the compiler must not fuse the product that
+// made x into the subtraction (an FMA sees x unrounded, and a column of one
+// value got m2 > 0, so inf for var's 0/0).
+__device__ __forceinline__ float fuserc_col_sub(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double fuserc_col_sub(double a, double b) { return __dsub_rn(a, b); }
 // Welford: x joins a running (mean, m2); inv_n is 1 / (the count with x).
 template <typename T>
 __device__ __forceinline__ void fuserc_welford_push(T &mean, T &m2, T x, T inv_n) {
-  const T d = x - mean;
+  const T d = fuserc_col_sub(x, mean);
   mean += d * inv_n;
-  m2 += d * (x - mean);
+  m2 += d * fuserc_col_sub(x, mean);
 }
 // Merges (mean_b, m2_b) of n_b values into (mean, m2) of n values.
 template <typename T>
