@@ -23,9 +23,11 @@ Tensor mapLanes(const Op &op, const Tensor &x, const std::vector<int64_t> &axes,
                     " is not the input shape " + interp::shapeText(x.shape()));
   const interp::AxisSplit split = interp::splitAxes(x.shape(), axes, op);
   // An f16 / bf16 composite rounds its result to its dtype, as PyTorch's
-  // kernels and the decomposition (passes/CompositeDecomposition.cpp) do.
+  // kernels and the decomposition (passes/CompositeDecomposition.cpp) do;
+  // in a perturbed run after the perturbation (Interpreter.cpp), so that a
+  // result next to a rounding boundary rounds either way.
   const DType dtype = op.result()->dtype();
-  const bool half = dtype == DType::F16 || dtype == DType::BF16;
+  const bool half = (dtype == DType::F16 || dtype == DType::BF16) && !ctx.kernelOrder;
   std::vector<double> lane(split.reducedOffsets.size()), out(lane.size());
   for (int64_t base : split.keptOffsets) {
     for (size_t r = 0; r < lane.size(); ++r)
@@ -57,6 +59,17 @@ private:
 
 double mean(const std::vector<double> &values) {
   return ref::reduceSum(std::span<const double>(values)) / static_cast<double>(values.size());
+}
+
+// The sum of a lane's `terms` as the normalization's kernel may take it
+// (EvalContext::kernelOrder, below f64: each term and partial rounded to
+// f32, so that squares that overflow f32 do so here too); else in double.
+double laneSum(std::vector<double> terms, const Op &op, const EvalContext &ctx) {
+  if (!ctx.kernelOrder || op.result()->dtype() == DType::F64)
+    return ref::reduceSum(std::span<const double>(terms));
+  for (double &t : terms)
+    t = static_cast<double>(static_cast<float>(t));
+  return ref::reducePairwise(terms, false, true);
 }
 
 double laneMax(const std::vector<double> &lane) {
@@ -107,11 +120,12 @@ Tensor evalLayerNorm(const Op &op, std::span<const Tensor *const> operands,
   const LaneParameter b(op, interp::operandAt(op, operands, 2), split, "b");
   const double eps = op.attrs().number("eps").asDouble();
   return mapLanes(op, x, axes, ctx, [&](const std::vector<double> &lane, std::vector<double> &out) {
-    const double mu = mean(lane);
-    double squares = 0;
-    for (double v : lane)
-      squares += (v - mu) * (v - mu);
-    const double stddev = std::sqrt(squares / static_cast<double>(lane.size()) + eps);
+    const double n = static_cast<double>(lane.size());
+    const double mu = laneSum(lane, op, ctx) / n;
+    std::vector<double> squares(lane.size());
+    for (size_t r = 0; r < lane.size(); ++r)
+      squares[r] = (lane[r] - mu) * (lane[r] - mu);
+    const double stddev = std::sqrt(laneSum(std::move(squares), op, ctx) / n + eps);
     for (size_t r = 0; r < lane.size(); ++r)
       out[r] = (lane[r] - mu) / stddev * w[r] + b[r];
   });
@@ -137,7 +151,7 @@ Tensor layerNormErrorScale(const Op &op, std::span<const Tensor *const> operands
     for (double v : lane)
       squares += (v - mu) * (v - mu);
     const double stddev = std::sqrt(squares / static_cast<double>(lane.size()) + eps);
-    magnitude /= static_cast<double>(lane.size());
+    magnitude = magnitude / static_cast<double>(lane.size()) * reductionRounds(lane.size());
     for (size_t r = 0; r < lane.size(); ++r)
       result.setFloat(static_cast<size_t>(base + split.reducedOffsets[r]),
                       magnitude / stddev * std::fabs(w[r]));
@@ -152,10 +166,11 @@ Tensor evalRmsNorm(const Op &op, std::span<const Tensor *const> operands, const 
   const LaneParameter w(op, interp::operandAt(op, operands, 1), split, "w");
   const double eps = op.attrs().number("eps").asDouble();
   return mapLanes(op, x, axes, ctx, [&](const std::vector<double> &lane, std::vector<double> &out) {
-    double squares = 0;
-    for (double v : lane)
-      squares += v * v;
-    const double rms = std::sqrt(squares / static_cast<double>(lane.size()) + eps);
+    std::vector<double> squares(lane.size());
+    for (size_t r = 0; r < lane.size(); ++r)
+      squares[r] = lane[r] * lane[r];
+    const double rms =
+        std::sqrt(laneSum(std::move(squares), op, ctx) / static_cast<double>(lane.size()) + eps);
     for (size_t r = 0; r < lane.size(); ++r)
       out[r] = lane[r] / rms * w[r];
   });

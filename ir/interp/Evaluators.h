@@ -6,6 +6,7 @@
 #include "ir/Fusion.h"
 #include "ir/interp/Tensor.h"
 
+#include <cmath>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -51,7 +52,11 @@ Tensor evalLayerNorm(const Op &, std::span<const Tensor *const>, const EvalConte
 Tensor evalRmsNorm(const Op &, std::span<const Tensor *const>, const EvalContext &);
 // Per element, the size of a layer_norm result's error that a rounding of
 // its mean by one unit (relative to the mean of |x| over the lane) causes:
-// mean(|x|) / stddev * |w|. The interpreter's perturbation scales by it.
+// mean(|x|) / stddev * |w|, times reductionRounds(lane size). The
+// interpreter's perturbation scales by it.
+// About how many roundings a kernel's sum of n terms makes along each path
+// of its tree: log2(n), at least 1.
+inline double reductionRounds(size_t n) { return n > 2 ? std::log2(static_cast<double>(n)) : 1.0; }
 Tensor layerNormErrorScale(const Op &, std::span<const Tensor *const>, const EvalContext &);
 
 // The evaluator ops.td names for `kind`.

@@ -168,17 +168,28 @@ bool computes(const Op &op) {
 // its terms' (the same reduction of |x|: a cancelling sum keeps an error
 // the size of its terms), a layer_norm's that of its mean
 // (layerNormErrorScale). None: the result's magnitude.
+// Either is then multiplied by reductionRounds of the elements reduced per
+// result (layerNormErrorScale does so itself).
 std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
                                  const EvalContext &ctx) {
-  if (op.kind() == OpKind::LayerNorm)
-    return layerNormErrorScale(op, operands, ctx);
-  if ((op.kind() != OpKind::Sum && op.kind() != OpKind::Mean) || !operands[0]->isFloating())
+  std::optional<Tensor> scale;
+  if (op.kind() == OpKind::LayerNorm) {
+    scale = layerNormErrorScale(op, operands, ctx);
+  } else if ((op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) && operands[0]->isFloating()) {
+    Tensor magnitudes = *operands[0];
+    for (size_t i = 0; i < magnitudes.numel(); ++i)
+      magnitudes.setFloat(i, std::fabs(magnitudes.getFloat(i)));
+    const std::vector<const Tensor *> absolute{&magnitudes};
+    scale = cpuEvaluator(op.kind())(op, std::span<const Tensor *const>(absolute), ctx);
+  } else {
     return std::nullopt;
-  Tensor magnitudes = *operands[0];
-  for (size_t i = 0; i < magnitudes.numel(); ++i)
-    magnitudes.setFloat(i, std::fabs(magnitudes.getFloat(i)));
-  const std::vector<const Tensor *> absolute{&magnitudes};
-  return cpuEvaluator(op.kind())(op, std::span<const Tensor *const>(absolute), ctx);
+  }
+  if (op.kind() != OpKind::LayerNorm && scale->numel() > 0) {
+    const double factor = reductionRounds(operands[0]->numel() / scale->numel());
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, scale->getFloat(i) * factor);
+  }
+  return scale;
 }
 
 // Moves every finite element of `t` by `relative` times its `scale` (its
@@ -215,6 +226,15 @@ void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
   const std::optional<Tensor> scale = errorScale(op, operands, ctx);
   moveElements(t, relativeFor(t, options), mix(options.seed ^ mix(op.result()->id())),
                scale ? &*scale : nullptr);
+  // Composites round an f16 / bf16 result to its dtype: here after the
+  // move (CompositeEval.cpp), so that one next to a boundary rounds either way.
+  const DType dtype = op.result()->dtype();
+  const OpKind kind = op.kind();
+  if ((dtype == DType::F16 || dtype == DType::BF16) &&
+      (kind == OpKind::Softmax || kind == OpKind::LogSoftmax || kind == OpKind::LayerNorm ||
+       kind == OpKind::RmsNorm))
+    for (size_t i = 0; i < t.numel(); ++i)
+      t.setFloat(i, roundToFloatType(t.getFloat(i), dtype));
 }
 
 // A computed floating operand as one use of it sees it: kernels may

@@ -81,8 +81,9 @@ TEST(InterpreterPerturbation, CancellingSumMovesByItsTermsMagnitudeNotItsValue) 
                 makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
   const std::map<std::string, Tensor> inputs{{"x", floats(DType::F64, {3}, {1e6, 1.0, -1e6})}};
   const double got = floatValues(perturbedRun(b.fusion(), inputs, 5).outputs[0])[0];
-  // |x| sums to 2e6 + 1: the move is that many times 2^-49, not 1 * 2^-49.
-  EXPECT_TRUE(movedBy(std::fabs(got - 1.0), (2e6 + 1) * 0x1p-49)) << got;
+  // |x| sums to 2e6 + 1: the move is that many times 2^-49 (times log2 of
+  // the 3 terms), not 1 * 2^-49.
+  EXPECT_TRUE(movedBy(std::fabs(got - 1.0), (2e6 + 1) * std::log2(3.0) * 0x1p-49)) << got;
 }
 
 TEST(InterpreterPerturbation, LayerNormMovesByItsMeansErrorOverTheDeviation) {
@@ -93,13 +94,14 @@ TEST(InterpreterPerturbation, LayerNormMovesByItsMeansErrorOverTheDeviation) {
   b.output(b.op(OpKind::LayerNorm, {x, w, bias}, DType::F64, Shape{4},
                 makeAttrs({{"axes", std::vector<int64_t>{0}}, {"eps", Number::floating(0.0)}})));
   // Mean 1000, deviation 1, mean |x| 1000: each output (+-2) moves by
-  // mean |x| / deviation * |w| = 2000 times the relative amount.
+  // mean |x| / deviation * |w| * log2(4 elements) = 4000 times the relative
+  // amount.
   const std::map<std::string, Tensor> inputs{{"x", floats(DType::F64, {4}, {999, 1001, 999, 1001})},
                                              {"w", floats(DType::F64, {4}, {2, 2, 2, 2})},
                                              {"b", floats(DType::F64, {4}, {0, 0, 0, 0})}};
   const std::vector<double> got = floatValues(perturbedRun(b.fusion(), inputs, 9).outputs[0]);
   for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_TRUE(movedBy(std::fabs(got[i] - (i % 2 ? 2.0 : -2.0)), 2000 * 0x1p-49)) << i;
+    EXPECT_TRUE(movedBy(std::fabs(got[i] - (i % 2 ? 2.0 : -2.0)), 4000 * 0x1p-49)) << i;
 }
 
 TEST(InterpreterPerturbation, ReducesPairwiseInTheAccumulatorLikeAKernel) {
@@ -163,4 +165,30 @@ TEST(InterpreterPerturbation, AProductOrderDecidesIsIllDefined) {
   const InterpreterResult r = perturbedRun(b.fusion(), inputs, 4);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(std::isnan(floatValues(r.outputs[0])[0]));
+}
+
+TEST(InterpreterPerturbation, NormalizationsAccumulateLikeAKernelAndRoundHalfResultsLast) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  Value *w = b.input("w", DType::F32, Shape{2});
+  b.output(b.op(OpKind::RmsNorm, {x, w}, DType::F32, Shape{2},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"eps", Number::floating(0.0)}})));
+  Value *h = b.input("h", DType::F16, Shape{3});
+  Value *hw = b.input("hw", DType::F16, Shape{3});
+  Value *hb = b.input("hb", DType::F16, Shape{3});
+  b.output(b.op(OpKind::LayerNorm, {h, hw, hb}, DType::F16, Shape{3},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"eps", Number::floating(1e-5)}})));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {1e30, 1e30})},
+                                             {"w", floats(DType::F32, {2}, {2, 2})},
+                                             {"h", floats(DType::F16, {3}, {0.1, 0.7, 1.9})},
+                                             {"hw", floats(DType::F16, {3}, {1, 1, 1})},
+                                             {"hb", floats(DType::F16, {3}, {0, 0, 0})}};
+  // 1e30 squared overflows f32: a kernel's rms is inf and the result 0; in
+  // double it is 1e30 and the result 2.
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0]), (std::vector<double>{2, 2}));
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 6);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(floatValues(r.outputs[0]), (std::vector<double>{0, 0}));
+  for (double v : floatValues(r.outputs[1]))
+    EXPECT_EQ(v, roundToFloatType(v, DType::F16)) << v;
 }
