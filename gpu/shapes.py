@@ -222,6 +222,9 @@ BINDINGS["fuzz_found.bool_rows_cached_pairs"] = [{"M": 11, "N": 5}, {"M": 3, "N"
 BINDINGS["fuzz_found.var_of_rounded_product"] = [{"M": 1, "N": 1}, {"M": 3, "N": 7},
                                                  {"M": 3, "N": 16385}, {"M": 2, "N": 65536}]
 INT_RANGES["fuzz_found.var_of_rounded_product"] = {"c": ("7", "8")}
+BINDINGS["fuzz_found.column_var_merge_range"] = [{"N": 13, "K": 7}, {"N": 64, "K": 3},
+                                                {"N": 1001, "K": 1}]
+INT_RANGES["fuzz_found.column_var_merge_range"] = {"x": ("-44", "45")}
 BINDINGS["fuzz_found.column_var_of_product"] = [{"M": 1, "N": 1}, {"M": 1, "N": 4099},
                                                 {"M": 3, "N": 65}, {"M": 1001, "N": 7}]
 

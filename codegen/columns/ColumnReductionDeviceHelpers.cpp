@@ -21,7 +21,9 @@ __device__ __forceinline__ void fuserc_welford_push(T &mean, T &m2, T x, T inv_n
   mean += d * inv_n;
   m2 += d * fuserc_col_sub(x, mean);
 }
-// Merges (mean_b, m2_b) of n_b values into (mean, m2) of n values.
+// Merges (mean_b, m2_b) of n_b values into (mean, m2) of n values. The
+// cross term d^2 n n_b / (n + n_b) is at most the merged m2: d * (d * (n f))
+// stays in range where it does, (d * d) * n could overflow first.
 template <typename T>
 __device__ __forceinline__ void fuserc_welford_merge(T &mean, T &m2, long long &n, T mean_b,
                                                      T m2_b, long long n_b) {
@@ -31,7 +33,7 @@ __device__ __forceinline__ void fuserc_welford_merge(T &mean, T &m2, long long &
   const T d = mean_b - mean;
   const T f = (T)n_b / (T)total;
   mean += d * f;
-  m2 += m2_b + d * d * (T)n * f;
+  m2 += m2_b + d * (d * ((T)n * f));
   n = total;
 }
 // Rows of [begin, end) that thread row w of a block takes (every 8th).
