@@ -169,12 +169,29 @@ bool computes(const Op &op) {
 // the size of its terms), a layer_norm's that of its mean
 // (layerNormErrorScale). None: the result's magnitude.
 // Either is then multiplied by reductionRounds of the elements reduced per
-// result (layerNormErrorScale does so itself).
+// result (layerNormErrorScale does so itself). A var's: below.
 std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
-                                 const EvalContext &ctx) {
+                                 const EvalContext &ctx, double relative) {
   std::optional<Tensor> scale;
   if (op.kind() == OpKind::LayerNorm) {
     scale = layerNormErrorScale(op, operands, ctx);
+  } else if (op.kind() == OpKind::Var && operands[0]->isFloating()) {
+    // A variance near 0 (of nearly equal values) is off by the square of
+    // its mean's error, which the deviations carry: (relative * rounds *
+    // mean |x|)^2, expressed in units of `relative`.
+    const Tensor &x = *operands[0];
+    const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
+    scale = interp::makeResult(op, ctx);
+    const size_t n = split.reducedOffsets.size();
+    for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+      double magnitude = 0;
+      for (int64_t r : split.reducedOffsets)
+        magnitude += std::fabs(x.getFloat(static_cast<size_t>(split.keptOffsets[k] + r)));
+      const double meanError = std::fabs(relative) * reductionRounds(n) * magnitude /
+                               static_cast<double>(std::max<size_t>(n, 1));
+      scale->setFloat(k, meanError * meanError / std::fabs(relative));
+    }
+    return scale;
   } else if ((op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) && operands[0]->isFloating()) {
     Tensor magnitudes = *operands[0];
     for (size_t i = 0; i < magnitudes.numel(); ++i)
@@ -195,7 +212,8 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
 // Moves every finite element of `t` by `relative` times its `scale` (its
 // magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
 // that moves along a chain do not cancel exactly) and a sign drawn from
-// `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals).
+// `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
+// and one within its move of zero to exactly 0 in one of two opposite draws.
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale) {
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
@@ -206,7 +224,12 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
     const double factor = 0.5 + static_cast<double>(draw >> 11) * 0x1p-53;
     const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
-    t.setFloat(i, up ? v + move : v - move);
+    // A value within its own error of zero (a cancelling reduction) may
+    // come out exactly 0 in a kernel: one of each pair of opposite draws
+    // puts it there (a bit of its own: the sign of such a value follows the
+    // moves of its operands, not its own).
+    const bool zero = move >= std::fabs(v) && ((draw >> 1) & 1) == (relative > 0);
+    t.setFloat(i, zero ? 0.0 : up ? v + move : v - move);
     if (v == 0 || t.getFloat(i) != v)
       continue;
     const double toward = up ? HUGE_VAL : -HUGE_VAL;
@@ -223,7 +246,7 @@ double relativeFor(const Tensor &t, const InterpreterOptions &options) {
 
 void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
              const EvalContext &ctx, const InterpreterOptions &options) {
-  const std::optional<Tensor> scale = errorScale(op, operands, ctx);
+  const std::optional<Tensor> scale = errorScale(op, operands, ctx, relativeFor(t, options));
   moveElements(t, relativeFor(t, options), mix(options.seed ^ mix(op.result()->id())),
                scale ? &*scale : nullptr);
   // Composites round an f16 / bf16 result to its dtype: here after the

@@ -192,3 +192,41 @@ TEST(InterpreterPerturbation, NormalizationsAccumulateLikeAKernelAndRoundHalfRes
   for (double v : floatValues(r.outputs[1]))
     EXPECT_EQ(v, roundToFloatType(v, DType::F16)) << v;
 }
+
+TEST(InterpreterPerturbation, ASumWithinItsErrorOfZeroIsZeroInOneOfTwoOppositeDraws) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{3});
+  b.output(b.op(OpKind::Sum, {x}, DType::F64, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  // 1e6 + 1e-9 - 1e6: the value (about 1e-9) is far below its error (1e6
+  // times the relative move): one of the two opposite draws gives 0.
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F64, {3}, {1e6, 1.1641532182693481e-10, -1e6})}};
+  std::vector<double> got;
+  for (double direction : {1.0, -1.0}) {
+    InterpreterOptions options;
+    options.perturbation = direction * 0x1p-20;
+    options.seed = 8;
+    got.push_back(floatValues(interpret(b.fusion(), inputs, {}, options).outputs[0])[0]);
+  }
+  EXPECT_TRUE((got[0] == 0) != (got[1] == 0)) << got[0] << " " << got[1];
+}
+
+TEST(InterpreterPerturbation, AVarianceOfEqualValuesMovesOffZeroByItsMeansErrorSquared) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{16});
+  b.output(b.op(OpKind::Var, {x}, DType::F32, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {16}, std::vector<double>(16, 3.0))}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0])[0], 0.0);
+  // The mean's error is 2^-20 * log2(16) * 3; its square is the move (or 0).
+  const double meanError = 0x1p-20 * 4 * 3;
+  int moved = 0;
+  for (uint64_t seed : {1, 2, 3, 4}) {
+    const double v = floatValues(perturbedRun(b.fusion(), inputs, seed).outputs[0])[0];
+    EXPECT_LE(std::fabs(v), 1.6 * meanError * meanError) << seed;
+    moved += v != 0;
+  }
+  EXPECT_GT(moved, 0);
+}
