@@ -215,8 +215,10 @@ TEST(InterpreterPerturbation, ASumWithinItsErrorOfZeroIsZeroInOneOfTwoOppositeDr
 TEST(InterpreterPerturbation, AVarianceOfEqualValuesMovesOffZeroByItsMeansErrorSquared) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F32, Shape{16});
-  b.output(b.op(OpKind::Var, {x}, DType::F32, Shape{},
-                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  b.output(b.op(
+      OpKind::Var, {x}, DType::F32, Shape{},
+      makeAttrs(
+          {{"axes", std::vector<int64_t>{0}}, {"keepdim", false}, {"correction", int64_t{1}}})));
   const std::map<std::string, Tensor> inputs{
       {"x", floats(DType::F32, {16}, std::vector<double>(16, 3.0))}};
   EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0])[0], 0.0);
