@@ -58,10 +58,11 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
     if (std::optional<std::string> reason = unsupportedArchitecture(a))
       throw UsageError{"--arch: " + *reason};
   }
-  static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda"};
+  static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda", "so"};
   for (const std::string &e : o.emit)
     if (std::find(emitKinds.begin(), emitKinds.end(), e) == emitKinds.end())
-      throw UsageError{"--emit: unknown kind '" + e + "'; kinds are header,fatbin,manifest,cuda"};
+      throw UsageError{"--emit: unknown kind '" + e +
+                       "'; kinds are header,fatbin,manifest,cuda,so"};
   for (const std::string &s : shapes) {
     size_t eq = s.find('=');
     std::string sym = s.substr(0, eq);
@@ -114,7 +115,7 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
                  "dumps and writes nothing");
   app.add_option("--name", o.name, "base name of the outputs (default: first input's stem)");
   app.add_option("--arch", o.archs, "architectures, e.g. sm_80,sm_90")->delimiter(',');
-  app.add_option("--emit", o.emit, "any of header,fatbin,manifest,cuda")->delimiter(',');
+  app.add_option("--emit", o.emit, "any of header,fatbin,manifest,cuda,so")->delimiter(',');
   app.add_option("--dump", dump,
                  "print IR after stages: parsed,canonicalize,layout,alias,segments,schedule,"
                  "cuda,all")
