@@ -100,6 +100,33 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
   }
 }
 
+// The compiler-style -W options (-Werror, -Wno-unused-input, ...), which
+// CLI11 cannot declare, are applied in order and taken out of the command
+// line; the other arguments go to `rest`, in CLI11's reversed order. An
+// option's separate value (`--name -Wx`) is not one. Returns an error
+// message, or "".
+std::string takeWarningOptions(const CLI::App &app, int argc, char **argv, WarningOptions &warnings,
+                               std::vector<std::string> &rest) {
+  bool valueNext = false, positionalOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    const bool isValue = valueNext;
+    valueNext = false;
+    if (!isValue && !positionalOnly && arg.size() > 2 && arg.starts_with("-W")) {
+      if (std::string error = warnings.apply(std::string_view(arg).substr(2)); !error.empty())
+        return arg + ": " + error;
+      continue;
+    }
+    positionalOnly |= !isValue && arg == "--";
+    if (!isValue && !positionalOnly && arg.starts_with("-") && arg.find('=') == std::string::npos)
+      if (const CLI::Option *opt = app.get_option_no_throw(arg))
+        valueNext = opt->get_type_size() != 0;
+    rest.push_back(arg);
+  }
+  std::reverse(rest.begin(), rest.end());
+  return "";
+}
+
 } // namespace
 
 ParsedCommandLine parseCommandLine(int argc, char **argv) {
@@ -139,9 +166,16 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
   app.add_flag("--no-cache", o.noCache, "do not use the compile cache");
   app.add_option("--depfile", depfile, "write a Make-style depfile of the inputs");
   app.add_flag("-v,--verbose", o.verbose, "say what fuserc is doing");
+  app.footer("Warnings: -Werror (warnings are errors), -Wno-NAME / -WNAME (turn NAME off / on), "
+             "-Werror=NAME, -Wno-error=NAME. NAME: unused-input.");
 
+  std::vector<std::string> args;
+  if (std::string error = takeWarningOptions(app, argc, argv, o.warnings, args); !error.empty()) {
+    std::fprintf(stderr, "fuserc: error: %s\n", error.c_str());
+    return {std::nullopt, kExitUsageError};
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError &e) {
     int code = app.exit(e);
     return {std::nullopt, code == 0 ? kExitSuccess : kExitUsageError};

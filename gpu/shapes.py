@@ -46,6 +46,7 @@ BINDINGS = {
         {"B": 4, "S": 33, "H": 1031},
     ],
     "softmax": _ROWS,
+    "nonfinite_literals.masked_softmax": _ROWS,
     "row_variants": _ROWS,
     "row_variants.permuted_read": [{"N": 1}, {"N": 7}, {"N": 64}, {"N": 1000}, {"N": 2048}],
     "row_variants.two_reduced_dims": [{"A": 1, "B": 1, "C": 1}, {"A": 7, "B": 3, "C": 5},
