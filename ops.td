@@ -264,10 +264,10 @@ def ClampOp : Op<"clamp", ElementwiseShape, Promote, "Ternary"> {
   let cpuInt = "std::min(std::max(a, b), c)";
 }
 def LerpOp : Op<"lerp", ElementwiseShape, PromoteFloat, "Ternary"> {
-  let summary = "a + w * (b - a).";
+  let summary = "a + w * (b - a), as b - (b - a) * (1 - w) where |w| >= 0.5 (as PyTorch: exactly b at w = 1).";
   let operands = [Arg<"a", AnyTensor>, Arg<"b", AnyTensor>, Arg<"w", AnyTensor>];
-  let cuda = "($0 + $2 * ($1 - $0))";
-  let cpu = "a + c * (b - a)";
+  let cuda = "((($2) < 0 ? -($2) : ($2)) < 0.5 ? $0 + $2 * ($1 - $0) : $1 - ($1 - $0) * (1 - $2))";
+  let cpu = "std::fabs(c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c)";
 }
 
 // Cast -------------------------------------------------------------------

@@ -167,11 +167,10 @@ def lerp_entry():
             Variant("0-d", call, [gen.random("a", dtype, ()), gen.random("b", dtype, ()),
                                   gen.random("w", dtype, (), 0, 1)], lerp_ref),
         ]
-    return OpEntry(variants, "torch.lerp on finite operands; where one is inf or NaN the "
-                             "reference is a + w * (b - a) in f64, since torch.lerp uses "
-                             "b - (b - a) * (1 - w) for w >= 0.5 (0 + 1 * inf is inf there, "
-                             "inf - inf * 0 is NaN). Integer and bool operands are converted "
-                             "to f32 first (PromoteFloat; torch.lerp has no integer kernel).",
+    return OpEntry(variants, "torch.lerp, infinities included (fuserc computes it the same "
+                             "way: b - (b - a) * (1 - w) from |w| = 0.5 on). Integer and bool "
+                             "operands are converted to f32 first (PromoteFloat; torch.lerp "
+                             "has no integer kernel).",
                    tolerance="element")
 
 

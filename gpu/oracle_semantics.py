@@ -167,16 +167,13 @@ def clamp_ref(x, lo, hi):
 
 
 def lerp_ref(a, b, w):
-    """torch.lerp where every operand is finite; elsewhere fuserc's formula
-    a + w * (b - a) (torch.lerp switches to b - (b - a) * (1 - w) for
-    w >= 0.5, which differs from it at infinities: 0 + 1 * inf is inf, but
-    inf - inf * 0 is NaN)."""
+    """torch.lerp in the promoted float dtype: fuserc computes it the same
+    way, a + w * (b - a) below |w| = 0.5 and b - (b - a) * (1 - w) above
+    (exactly b at w = 1; NaN for inf - inf * 0)."""
     rt = float_result(a, b, w)
     a, b = a.to(rt), b.to(rt)
     w = w.to(rt) if torch.is_tensor(w) else torch.tensor(w, dtype=rt, device=a.device)
-    formula = (a.double() + w.double() * (b.double() - a.double())).to(rt)
-    finite = torch.isfinite(a) & torch.isfinite(b) & torch.isfinite(w)
-    return torch.where(finite, torch.lerp(a, b, w), formula)
+    return torch.lerp(a, b, w)
 
 
 def broadcast_in_dim_ref(shape, dims):

@@ -233,6 +233,7 @@ BINDINGS["fuzz_found.log_softmax_single_product"] = [{"N": 1}, {"N": 3}, {"N": 1
 BINDINGS["fuzz_found.cached_row_gather_softmax"] = [{"K": 11, "M": 3, "R": 2}, {"K": 5, "M": 1, "R": 7},
                                                     {"K": 3, "M": 5, "R": 33}, {"K": 7, "M": 4099, "R": 3}]
 INT_RANGES["fuzz_found.cached_row_gather_softmax"] = {"i": ("0", "K")}
+BINDINGS["fuzz_found.lerp_weight_one"] = [{"N": 1}, {"N": 7}, {"N": 4099}]
 
 # indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
 for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):

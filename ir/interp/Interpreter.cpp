@@ -192,6 +192,16 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
       scale->setFloat(k, meanError * meanError / std::fabs(relative));
     }
     return scale;
+  } else if (op.kind() == OpKind::Exp && op.result()->dtype() != DType::F64) {
+    // Kernels compute exp below f64 as 2^(x log2 e) on the multifunction
+    // unit: at most 2 + 1.173 |x| ulps of f32 off (the prelude's bound).
+    const Tensor &x = *operands[0];
+    scale = interp::makeResult(op, ctx);
+    const Tensor y = cpuEvaluator(op.kind())(op, operands, ctx);
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, std::fabs(y.getFloat(i)) * (2 + 1.173 * std::fabs(x.getFloat(i))) *
+                             0x1p-23 / std::fabs(relative));
+    return scale;
   } else if ((op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) && operands[0]->isFloating()) {
     Tensor magnitudes = *operands[0];
     for (size_t i = 0; i < magnitudes.numel(); ++i)
@@ -242,6 +252,34 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
 
 double relativeFor(const Tensor &t, const InterpreterOptions &options) {
   return t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
+}
+
+// A comparison of floating operands within their moves of each other (a
+// value's own and its use's) may find them equal in a kernel (cosh(x) == 1
+// for a tiny x rounds either way): one of two opposite draws ties them.
+void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                        const InterpreterOptions &options, uint64_t base) {
+  const OpKind kind = op.kind();
+  if (kind != OpKind::Eq && kind != OpKind::Ne && kind != OpKind::Lt && kind != OpKind::Le &&
+      kind != OpKind::Gt && kind != OpKind::Ge)
+    return;
+  const Tensor &a = *operands[0], &b = *operands[1];
+  if (!a.isFloating() && !b.isFloating())
+    return;
+  const double relative = std::max(a.isFloating() ? std::fabs(relativeFor(a, options)) : 0.0,
+                                   b.isFloating() ? std::fabs(relativeFor(b, options)) : 0.0);
+  const std::vector<int64_t> sa = interp::broadcastStrides(a, t.shape(), op, 0),
+                             sb = interp::broadcastStrides(b, t.shape(), op, 1);
+  const bool equal = kind == OpKind::Eq || kind == OpKind::Le || kind == OpKind::Ge;
+  interp::forEachIndex(t.shape(), [&](const std::vector<int64_t> &index, size_t j) {
+    const double x = a.getFloat(static_cast<size_t>(interp::dot(index, sa))),
+                 y = b.getFloat(static_cast<size_t>(interp::dot(index, sb)));
+    if (!std::isfinite(x) || !std::isfinite(y) || x == y ||
+        std::fabs(x - y) > 3 * relative * std::max(std::fabs(x), std::fabs(y)))
+      return;
+    if (((mix(base + j) >> 1) & 1) == (options.perturbation > 0))
+      t.setInt(j, equal);
+  });
 }
 
 void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
@@ -332,6 +370,8 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
                         ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
       if (options.perturbation != 0 && t.isFloating() && computes(*op))
         perturb(t, *op, operands, ctx, options);
+      else if (options.perturbation != 0)
+        tieNearComparisons(t, *op, operands, options, mix(options.seed ^ mix(op->result()->id())));
       values[op->result()->id()] = std::move(t);
     } catch (const EvalError &e) {
       return failure(std::move(result), e.what());

@@ -34,7 +34,8 @@ void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Re
 // `values` in an accumulator of magnitudes up to `largest` (log2 of the
 // smallest subnormal: `tiniest`): some order overflows where another does
 // not (a sum whose positive or negative terms overflow although the total
-// fits; a product that overflows and also meets a zero or underflows).
+// fits; a product that overflows and also meets a zero or underflows), or
+// a product ends below the normal range.
 bool orderDecides(std::span<const double> values, bool product, double largest, int tiniest) {
   double up = 0, down = 0;
   bool zero = false;
@@ -49,8 +50,12 @@ bool orderDecides(std::span<const double> values, bool product, double largest, 
       (v > 0 ? up : down) += v;
     }
   }
+  // A product below the smallest normal number is rounded in the subnormal
+  // range, coarsely: one order ends at 0, another stuck at a subnormal.
+  const int tiniestNormal = tiniest == -149 ? -126 : -1022;
   if (product)
-    return up > std::log2(largest) && (zero || down < tiniest);
+    return (up > std::log2(largest) && (zero || down < tiniest)) ||
+           (!zero && up + down < tiniestNormal);
   return (up > largest || -down > largest) && std::fabs(up + down) <= largest;
 }
 

@@ -284,6 +284,17 @@ TEST(InterpreterElementwise, GeluTanhApproximationAndLerp) {
             (std::vector<double>{5, 12.5}));
 }
 
+TEST(InterpreterElementwise, LerpIsExactlyBAtWeightOneAsInPyTorch) {
+  // a + w * (b - a) at w = 1 is -4.898619485211565, one ulp off b; PyTorch
+  // (and the kernels) take b - (b - a) * (1 - w) = b from |w| = 0.5 on.
+  const double av = 5.275492379532281, bv = -4.898619485211566;
+  Tensor a = floats(DType::F64, {2}, {av, av});
+  Tensor b = floats(DType::F64, {2}, {bv, bv});
+  Tensor w = floats(DType::F64, {2}, {1, 0.25});
+  EXPECT_EQ(floatValues(runOp(OpKind::Lerp, {a, b, w}, DType::F64, {2})),
+            (std::vector<double>{bv, av + 0.25 * (bv - av)}));
+}
+
 // Every elementwise op evaluates on operands of a dtype its rule accepts,
 // with the result type inference gives: no op lacks the domain it needs.
 TEST(InterpreterElementwise, EveryElementwiseOpEvaluates) {

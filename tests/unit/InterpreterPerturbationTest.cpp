@@ -232,3 +232,55 @@ TEST(InterpreterPerturbation, AVarianceOfEqualValuesMovesOffZeroByItsMeansErrorS
   }
   EXPECT_GT(moved, 0);
 }
+
+TEST(InterpreterPerturbation, ExpMovesByTheKernelsBoundOfTwoPlusOnePointOneSevenThreeXUlps) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  b.output(b.op(OpKind::Exp, {x}, DType::F32, Shape{2}));
+  // At x = 40 the bound is 48.9 ulps of f32, six times the plain move (2^-20
+  // of the value); at x = 1 the plain move is the larger.
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {40, 1})}};
+  const double exact40 = floatValues(run(b.fusion(), inputs)[0])[0];
+  const double exact1 = floatValues(run(b.fusion(), inputs)[0])[1];
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 9);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(movedBy(std::fabs(floatValues(r.outputs[0])[0] - exact40),
+                      exact40 * (2 + 1.173 * 40) * 0x1p-23));
+  EXPECT_TRUE(movedBy(std::fabs(floatValues(r.outputs[0])[1] - exact1), exact1 * 0x1p-20));
+}
+
+TEST(InterpreterPerturbation, AComparisonOfValuesWithinTheirMovesTiesInOneOfTwoOppositeDraws) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  Value *c = b.op(OpKind::Cosh, {x}, DType::F32, Shape{2});
+  b.output(b.op(OpKind::Eq, {c, b.floatLiteral(1.0)}, DType::Bool, Shape{2}));
+  // cosh(4e-4) is 1 + 8e-8, which f32 rounds to the float after 1; a
+  // kernel's coshf may give 1. cosh(0.1) is far from 1.
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {4e-4, 0.1})}};
+  std::vector<std::vector<double>> got;
+  for (double direction : {1.0, -1.0}) {
+    InterpreterOptions options;
+    options.perturbation = direction * 0x1p-20;
+    options.seed = 10;
+    InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+    ASSERT_TRUE(r.ok) << r.error;
+    got.push_back(floatValues(r.outputs[0]));
+  }
+  EXPECT_NE(got[0][0], got[1][0]);
+  EXPECT_EQ(got[0][1], 0.0);
+  EXPECT_EQ(got[1][1], 0.0);
+}
+
+TEST(InterpreterPerturbation, AProductBelowTheNormalRangeIsIllDefined) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{4});
+  b.output(b.op(OpKind::Prod, {x}, DType::F64, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  // 2^-1600 in all: 0 in one order, stuck at a rounded-up subnormal in
+  // another.
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F64, {4}, {0x1p-400, 0x1p-400, 0x1p-400, 0x1p-400})}};
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 11);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(std::isnan(floatValues(r.outputs[0])[0]));
+}
