@@ -55,6 +55,7 @@ private:
   // block, the plan.
   std::string argsStruct(const std::string &prefix) const;
   std::string hostLaunch() const;
+  std::string workStatement() const;
   std::string forcedVariants() const;
   void fillPlan(KernelPlan &plan) const;
 

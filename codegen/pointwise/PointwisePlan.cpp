@@ -38,13 +38,19 @@ std::string PointwiseEmitter::argsStruct(const std::string &prefix) const {
                            prefix + cx_.base);
 }
 
+// The grid's work items: vectors of the resize variant, chunks of the
+// vector variants, else elements.
+std::string PointwiseEmitter::workStatement() const {
+  return rvec() ? "work = (unsigned long long)(rvec ? a.numel / " +
+                      std::to_string(resize_->lanes()) + " : a.numel);\n"
+                : "work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+}
+
 // The testing hook's alternatives (codegen/core/VariantHook.h): gen,
 // 64-bit indices, vec in place of flat, one element per thread in place
 // of wider vectors; each recomputes the work the grid covers.
 std::string PointwiseEmitter::forcedVariants() const {
-  const std::string work = rvec() ? "work = (unsigned long long)(rvec ? a.numel / " +
-                                        std::to_string(resize_->lanes()) + " : a.numel);\n"
-                                  : "work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+  const std::string work = workStatement();
   const std::string noFlat = flat() ? "flat = 0;\n" : "";
   std::vector<ForcedVariant> forced{
       {"", "vec = 0;\n" + std::string(rvec() ? "rvec = 0;\n" : "") + noFlat + work},
@@ -130,9 +136,7 @@ std::string PointwiseEmitter::hostLaunch() const {
          "], &a.g_shift[" + std::to_string(d) + "]);\n";
   s += "  wide = !fuserc_pw_fits32(" + nt + ", " + std::to_string(rank_) +
        ", a.size, a.st, a.numel);\n";
-  s += rvec() ? "  work = (unsigned long long)(rvec ? a.numel / " +
-                    std::to_string(resize_->lanes()) + " : a.numel);\n"
-              : "  work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+  s += "  " + workStatement();
   std::string choose;
   if (flat()) {
     s += "  if (vec == " + std::to_string(vmax_) + " && a.f_nouter == 0) {\n";
