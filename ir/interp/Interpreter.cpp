@@ -290,10 +290,7 @@ void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
   // Composites round an f16 / bf16 result to its dtype: here after the
   // move (CompositeEval.cpp), so that one next to a boundary rounds either way.
   const DType dtype = op.result()->dtype();
-  const OpKind kind = op.kind();
-  if ((dtype == DType::F16 || dtype == DType::BF16) &&
-      (kind == OpKind::Softmax || kind == OpKind::LogSoftmax || kind == OpKind::LayerNorm ||
-       kind == OpKind::RmsNorm))
+  if ((dtype == DType::F16 || dtype == DType::BF16) && op.info().composite)
     for (size_t i = 0; i < t.numel(); ++i)
       t.setFloat(i, roundToFloatType(t.getFloat(i), dtype));
 }
