@@ -150,6 +150,35 @@ def yaml_alias_chain(n):
     return "\n".join(lines) + "\n"
 
 
+def layer_norm_chain(n):
+    # n chained layer norms: each a row reduction the segmenter must split
+    # from the next (segmentation once took time superlinear in n).
+    lines = ["fusion f {", "  input x0: f32[N, C]", "  input w: f32[C]", "  input b: f32[C]"]
+    for i in range(1, n + 1):
+        lines.append(f"  x{i} = layer_norm(x{i - 1}, w, b, axes=[1])")
+    lines += [f"  output x{n}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def many_outputs(n):
+    # n outputs, each a pointwise op of one input.
+    lines = ["fusion f {", "  input x: f32[N, C]"]
+    for i in range(n):
+        lines.append(f"  y{i} = mul(x, {i + 2})")
+    lines += [f"  output y{i}" for i in range(n)] + ["}"]
+    return "\n".join(lines) + "\n"
+
+
+def many_reductions(n):
+    # n outputs, each a row sum of a product of the one input: n row
+    # reductions that all read x (n^2 pairs of readers once).
+    lines = ["fusion f {", "  input x: f32[N, C]"]
+    for i in range(n):
+        lines.append(f"  y{i} = sum(mul(x, {i + 2}), axes=[1])")
+    lines += [f"  output y{i}" for i in range(n)] + ["}"]
+    return "\n".join(lines) + "\n"
+
+
 KINDS = {
     "nested-calls": nested_calls,
     "nested-lists": nested_lists,
@@ -168,6 +197,9 @@ KINDS = {
     "reshape-rank": reshape_rank,
     "yaml-laughs": yaml_laughs,
     "yaml-alias-chain": yaml_alias_chain,
+    "layer-norm-chain": layer_norm_chain,
+    "many-outputs": many_outputs,
+    "many-reductions": many_reductions,
 }
 
 if __name__ == "__main__":
