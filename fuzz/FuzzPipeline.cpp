@@ -4,7 +4,8 @@
 // generation, with every dump printed. With FUSERC_FUZZ_NVRTC_EVERY=N, one
 // input in N (by a hash of its bytes) also has its CUDA compiled by NVRTC
 // for sm_90 (seconds per input: off by default, for long runs such as
-// `FUSERC_FUZZ_NVRTC_EVERY=16 scripts/fuzz-long.sh fuzz_pipeline 1800`).
+// `FUSERC_FUZZ_NVRTC_EVERY=16 scripts/fuzz-long.sh fuzz_pipeline 1800
+// -timeout=120 -rss_limit_mb=4096`).
 // Packaging is left out.
 //
 // A valid fusion must never fail IR verification between stages (an
