@@ -160,23 +160,22 @@ def layer_norm_chain(n):
     return "\n".join(lines) + "\n"
 
 
-def many_outputs(n):
-    # n outputs, each a pointwise op of one input.
+def outputs_of_one_input(n, expression):
+    # n outputs y{i} = expression(i) of the one input x.
     lines = ["fusion f {", "  input x: f32[N, C]"]
-    for i in range(n):
-        lines.append(f"  y{i} = mul(x, {i + 2})")
+    lines += [f"  y{i} = {expression(i)}" for i in range(n)]
     lines += [f"  output y{i}" for i in range(n)] + ["}"]
     return "\n".join(lines) + "\n"
+
+
+def many_outputs(n):
+    # n pointwise outputs.
+    return outputs_of_one_input(n, lambda i: f"mul(x, {i + 2})")
 
 
 def many_reductions(n):
-    # n outputs, each a row sum of a product of the one input: n row
-    # reductions that all read x (n^2 pairs of readers once).
-    lines = ["fusion f {", "  input x: f32[N, C]"]
-    for i in range(n):
-        lines.append(f"  y{i} = sum(mul(x, {i + 2}), axes=[1])")
-    lines += [f"  output y{i}" for i in range(n)] + ["}"]
-    return "\n".join(lines) + "\n"
+    # n row sums that all read x (n^2 pairs of readers once).
+    return outputs_of_one_input(n, lambda i: f"sum(mul(x, {i + 2}), axes=[1])")
 
 
 KINDS = {
