@@ -16,13 +16,14 @@
 #include "FusionGenerator.h"
 
 #include "driver/Pipeline.h"
+#include "driver/Targets.h"
 #include "frontend/Frontend.h"
-#include "packaging/NvrtcCompiler.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 using namespace fuserc;
@@ -65,10 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::hash<std::string_view>()(std::string_view(reinterpret_cast<const char *>(data), size));
   if (result.status == PipelineResult::Status::Ok && !result.cudaSource.empty() && nvrtcEvery &&
       hash % nvrtcEvery == 0) {
-    NvrtcOutput out = compileWithNvrtc(result.cudaSource, "generated.cu", "sm_90",
-                                       /*wantPtx=*/false, defaultNvrtcOptions());
-    if (!out.ok) {
-      llvm::errs() << source.text << "NVRTC rejected the generated CUDA:\n" << out.log << "\n";
+    if (std::optional<std::string> log = nvrtcRejection(result.cudaSource, "sm_90")) {
+      llvm::errs() << source.text << "NVRTC rejected the generated CUDA:\n" << *log << "\n";
       std::abort();
     }
   }
