@@ -58,10 +58,11 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
     if (std::optional<std::string> reason = unsupportedArchitecture(a))
       throw UsageError{"--arch: " + *reason};
   }
-  static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda"};
+  static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda", "so"};
   for (const std::string &e : o.emit)
     if (std::find(emitKinds.begin(), emitKinds.end(), e) == emitKinds.end())
-      throw UsageError{"--emit: unknown kind '" + e + "'; kinds are header,fatbin,manifest,cuda"};
+      throw UsageError{"--emit: unknown kind '" + e +
+                       "'; kinds are header,fatbin,manifest,cuda,so"};
   for (const std::string &s : shapes) {
     size_t eq = s.find('=');
     std::string sym = s.substr(0, eq);
@@ -99,6 +100,33 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
   }
 }
 
+// The compiler-style -W options (-Werror, -Wno-unused-input, ...), which
+// CLI11 cannot declare, are applied in order and taken out of the command
+// line; the other arguments go to `rest`, in CLI11's reversed order. An
+// option's separate value (`--name -Wx`) is not one. Returns an error
+// message, or "".
+std::string takeWarningOptions(const CLI::App &app, int argc, char **argv, WarningOptions &warnings,
+                               std::vector<std::string> &rest) {
+  bool valueNext = false, positionalOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    const bool isValue = valueNext;
+    valueNext = false;
+    if (!isValue && !positionalOnly && arg.size() > 2 && arg.starts_with("-W")) {
+      if (std::string error = warnings.apply(std::string_view(arg).substr(2)); !error.empty())
+        return arg + ": " + error;
+      continue;
+    }
+    positionalOnly |= !isValue && arg == "--";
+    if (!isValue && !positionalOnly && arg.starts_with("-") && arg.find('=') == std::string::npos)
+      if (const CLI::Option *opt = app.get_option_no_throw(arg))
+        valueNext = opt->get_type_size() != 0;
+    rest.push_back(arg);
+  }
+  std::reverse(rest.begin(), rest.end());
+  return "";
+}
+
 } // namespace
 
 ParsedCommandLine parseCommandLine(int argc, char **argv) {
@@ -114,7 +142,7 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
                  "dumps and writes nothing");
   app.add_option("--name", o.name, "base name of the outputs (default: first input's stem)");
   app.add_option("--arch", o.archs, "architectures, e.g. sm_80,sm_90")->delimiter(',');
-  app.add_option("--emit", o.emit, "any of header,fatbin,manifest,cuda")->delimiter(',');
+  app.add_option("--emit", o.emit, "any of header,fatbin,manifest,cuda,so")->delimiter(',');
   app.add_option("--dump", dump,
                  "print IR after stages: parsed,canonicalize,layout,alias,segments,schedule,"
                  "cuda,all")
@@ -138,9 +166,16 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
   app.add_flag("--no-cache", o.noCache, "do not use the compile cache");
   app.add_option("--depfile", depfile, "write a Make-style depfile of the inputs");
   app.add_flag("-v,--verbose", o.verbose, "say what fuserc is doing");
+  app.footer("Warnings: -Werror (warnings are errors), -Wno-NAME / -WNAME (turn NAME off / on), "
+             "-Werror=NAME, -Wno-error=NAME. NAME: unused-input.");
 
+  std::vector<std::string> args;
+  if (std::string error = takeWarningOptions(app, argc, argv, o.warnings, args); !error.empty()) {
+    std::fprintf(stderr, "fuserc: error: %s\n", error.c_str());
+    return {std::nullopt, kExitUsageError};
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError &e) {
     int code = app.exit(e);
     return {std::nullopt, code == 0 ? kExitSuccess : kExitUsageError};

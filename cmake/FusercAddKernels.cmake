@@ -9,7 +9,8 @@
 #                      [NAME <base>]                # --name; only with one source
 #                      [OUTPUT_DIR <dir>]           # default: <binary dir>/<target>_fuserc
 #                      [DUMP <stage>... | all]      # dumps into <OUTPUT_DIR>/<name>.dumps/
-#                      [OPTIONS <fuserc flag>...])  # anything else fuserc takes
+#                      [OPTIONS <fuserc flag>...]   # anything else fuserc takes
+#                      [SHARED_LIBRARY])            # also lib<name>.so (--emit so)
 #
 # Each source is one fuserc run writing <name>.h, <name>.fatbin and
 # <name>.manifest.json into OUTPUT_DIR, where <name> is NAME or the source's
@@ -17,7 +18,9 @@
 # or the fuserc executable changes. <target> is a STATIC library that compiles
 # every header's implementation once (<name>_IMPLEMENTATION) and carries what
 # a user of the headers needs: OUTPUT_DIR and dlpack's headers as include
-# directories, CUDA::cuda_driver and Threads::Threads.
+# directories, CUDA::cuda_driver and Threads::Threads. With SHARED_LIBRARY,
+# each run also writes OUTPUT_DIR/lib<name>.so (fuserc --emit so), the
+# library the Python package loads (docs/python.md).
 
 # Functions run under the policies in force where they are defined: DEPFILE
 # for Ninja needs CMP0116 (paths in the depfile are made relative to the
@@ -32,9 +35,9 @@ function(fuserc_add_kernels target)
   set(all_stages parsed canonicalize layout alias segments schedule cuda)
   set(value_keywords NAME OUTPUT_DIR)
   set(list_keywords SOURCES ARCHS DUMP OPTIONS)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "${value_keywords}" "${list_keywords}")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "SHARED_LIBRARY" "${value_keywords}" "${list_keywords}")
   set(context "fuserc_add_kernels(${target})")
-  set(keywords_hint "(keywords: SOURCES ARCHS NAME OUTPUT_DIR DUMP OPTIONS)")
+  set(keywords_hint "(keywords: SOURCES ARCHS NAME OUTPUT_DIR DUMP OPTIONS SHARED_LIBRARY)")
 
   if(arg_UNPARSED_ARGUMENTS)
     list(GET arg_UNPARSED_ARGUMENTS 0 unknown)
@@ -104,6 +107,10 @@ function(fuserc_add_kernels target)
   endif()
   file(MAKE_DIRECTORY "${output_dir}")
 
+  set(emit_flags)
+  if(arg_SHARED_LIBRARY)
+    set(emit_flags "--emit=header,fatbin,manifest,so")
+  endif()
   set(arch_flags)
   if(arg_ARCHS)
     list(JOIN arg_ARCHS "," arch_list)
@@ -137,6 +144,10 @@ function(fuserc_add_kernels target)
     # depfile only if its first target is the command's first output.
     set(outputs "${output_dir}/${name}.fatbin" "${output_dir}/${name}.h"
                 "${output_dir}/${name}.manifest.json")
+    if(arg_SHARED_LIBRARY)
+      list(APPEND outputs "${output_dir}/lib${name}.so")
+      list(SORT outputs)
+    endif()
     set(depfile "${output_dir}/${name}.d")
     set(dump_flags)
     set(dump_files)
@@ -159,7 +170,7 @@ function(fuserc_add_kernels target)
       OUTPUT ${outputs}
       BYPRODUCTS ${dump_files}
       COMMAND fuserc::fuserc "${source_path}" -o "${output_dir}" --name ${name}
-              --depfile "${depfile}" ${arch_flags} ${dump_flags} ${arg_OPTIONS}
+              --depfile "${depfile}" ${arch_flags} ${emit_flags} ${dump_flags} ${arg_OPTIONS}
       DEPENDS "${source_path}" fuserc::fuserc
       DEPFILE "${depfile}"
       COMMENT "fuserc: ${source} -> ${name}.h, ${name}.fatbin, ${name}.manifest.json"

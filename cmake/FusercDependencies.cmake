@@ -17,6 +17,18 @@ find_package(CLI11 REQUIRED CONFIG)
 find_package(yaml-cpp REQUIRED CONFIG)
 find_path(DLPACK_INCLUDE_DIR dlpack/dlpack.h REQUIRED)
 find_package(CUDAToolkit REQUIRED)
+# The driver API stub (soname libcuda.so.1): `fuserc --emit so` links
+# libNAME.so against it, and test programs that link the generated headers
+# start with it on machines without a driver. The toolkit's layout differs
+# between machines, so everything uses this one lookup.
+find_library(FUSERC_CUDA_DRIVER_STUB cuda
+             PATHS ${CUDAToolkit_LIBRARY_DIR}/stubs ${CUDAToolkit_TARGET_DIR}/lib/stubs
+                   ${CUDAToolkit_TARGET_DIR}/lib64/stubs
+             NO_DEFAULT_PATH)
+set(FUSERC_CUDA_STUB_DIR "")
+if(FUSERC_CUDA_DRIVER_STUB)
+  get_filename_component(FUSERC_CUDA_STUB_DIR ${FUSERC_CUDA_DRIVER_STUB} DIRECTORY)
+endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 # Only the tests use these (a project that add_subdirectory()s fuserc need

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/Extent.h"
+#include "support/Diagnostics.h"
 
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@ struct CompileOptions {
   bool noCache = false;
   std::optional<std::string> depfile;
   bool verbose = false;
+  WarningOptions warnings; // -Werror, -Wno-NAME, ...
 };
 
 } // namespace fuserc

@@ -170,9 +170,11 @@ int writeOutputs(const PipelineResult &result, const Module &module,
   return kExitSuccess;
 }
 
-void printErrorCount(const DiagnosticEngine &diag) {
-  llvm::errs() << diag.errorCount() << " error" << (diag.errorCount() == 1 ? "" : "s")
-               << " generated.\n";
+// "2 errors generated.", with the warnings too; nothing when there were
+// neither.
+void printDiagnosticCount(const DiagnosticEngine &diag) {
+  if (std::string summary = diag.summary(); !summary.empty())
+    llvm::errs() << summary << "\n";
 }
 
 } // namespace
@@ -191,10 +193,10 @@ int runCompiler(const CompileOptions &options) {
   Schedulers schedulers;
   if (int code = loadSchedulers(options, schedulers); code != kExitSuccess)
     return code;
-  DiagnosticEngine diag(llvm::errs());
+  DiagnosticEngine diag(llvm::errs(), options.warnings);
   Module module;
   if (!loadFusionFiles(options.inputs, diag, module)) {
-    printErrorCount(diag);
+    printDiagnosticCount(diag);
     return kExitInputError;
   }
   for (const auto &[sym, value] : options.shapes) {
@@ -215,8 +217,11 @@ int runCompiler(const CompileOptions &options) {
                  << options.inputs.size() << " file(s)\n";
 
   PipelineResult result = runPipeline(module, options, schedulers.selected, diag);
+  // The warnings' count, once, before whatever the run does next.
+  if (result.status != PipelineResult::Status::InputError && diag.warningCount())
+    printDiagnosticCount(diag);
   if (result.status == PipelineResult::Status::InputError) {
-    printErrorCount(diag);
+    printDiagnosticCount(diag);
     return kExitInputError;
   }
   if (result.status == PipelineResult::Status::Unsupported) {

@@ -3,6 +3,7 @@
 
 #include "frontend/AttributeConversion.h"
 #include "frontend/Parser.h"
+#include "frontend/Suggestions.h"
 #include "ir/Inference.h"
 #include "ir/Limits.h"
 
@@ -13,31 +14,6 @@
 
 namespace fuserc {
 namespace {
-
-// The closest candidate within a small edit distance, or "". A candidate
-// that differs in every character (`q` and `u`) is no plausible typo, so
-// the distance must also be less than the longer name's length.
-std::string closest(llvm::StringRef name, const std::vector<std::string> &candidates) {
-  std::string best;
-  unsigned bestDistance = std::max<unsigned>(2, name.size() / 3) + 1;
-  for (const std::string &c : candidates) {
-    // The lengths' difference is a lower bound of the distance.
-    if (std::max(name.size(), c.size()) - std::min(name.size(), c.size()) >= bestDistance)
-      continue;
-    unsigned d = name.edit_distance(c, true, bestDistance);
-    if (d < bestDistance && d < std::max(name.size(), c.size())) {
-      bestDistance = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
-// The "did you mean" tail of a message, or "".
-std::string suggest(llvm::StringRef name, const std::vector<std::string> &candidates) {
-  std::string best = closest(name, candidates);
-  return best.empty() ? "" : "; did you mean '" + best + "'?";
-}
 
 // The fusion's names are searched for a suggestion only for the first
 // errors: one search per error over thousands of names would make
@@ -67,7 +43,7 @@ public:
                                 "with 'output NAME'");
     for (const ast::InputDecl &in : ast_.inputs)
       if (Value *v = boundValue(in.name); v && !used_.count(v) && isFirstDefinition(in))
-        diag_.error(in.loc, "input '" + in.name + "' is never used");
+        diag_.warning(in.loc, "input '" + in.name + "' is never used", "unused-input");
     if (diag_.errorCount() != errorsBefore)
       return nullptr;
     return std::move(fusion_);

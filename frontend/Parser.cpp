@@ -8,14 +8,23 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace fuserc {
 
 bool isKeyword(llvm::StringRef word) {
   return llvm::StringSwitch<bool>(word)
       .Cases("fusion", "input", "output", "layout", "strided", "aliases", true)
-      .Cases("true", "false", true)
+      .Cases("true", "false", "inf", "nan", true)
       .Default(false);
+}
+
+std::optional<double> nonFiniteLiteral(llvm::StringRef word) {
+  if (word == "inf")
+    return std::numeric_limits<double>::infinity();
+  if (word == "nan")
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::nullopt;
 }
 
 namespace {
@@ -151,7 +160,12 @@ private:
     return negative ? -v : v;
   }
 
-  // '-'? NUMBER, with the sign folded in.
+  bool atNumber() const {
+    return tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Float) || tok_.is(TokenKind::Minus) ||
+           (tok_.is(TokenKind::Identifier) && nonFiniteLiteral(tok_.spelling));
+  }
+
+  // '-'? (NUMBER | 'inf' | 'nan'), with the sign folded in.
   Number parseNumber(llvm::SMLoc *loc) {
     *loc = tok_.loc;
     bool negative = false;
@@ -168,7 +182,12 @@ private:
       advance();
       return Number::floating(floatValue(t, negative));
     }
-    errorExpected("a number after '-'");
+    if (std::optional<double> v =
+            t.is(TokenKind::Identifier) ? nonFiniteLiteral(t.spelling) : std::nullopt) {
+      advance();
+      return Number::floating(negative ? -*v : *v);
+    }
+    errorExpected(negative ? "a number after '-'" : "a number");
   }
 
   ast::Fusion parseFusion() {
@@ -238,11 +257,10 @@ private:
           expect(TokenKind::Comma, "',' or ']' in the shape", &open);
         ast::Dim d;
         d.loc = tok_.loc;
-        if (tok_.is(TokenKind::Identifier)) {
+        if (tok_.is(TokenKind::Identifier) && !atNumber()) {
           llvm::SMLoc loc;
           d.symbol = expectName("a symbolic extent", &loc);
-        } else if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Float) ||
-                   tok_.is(TokenKind::Minus)) {
+        } else if (atNumber()) {
           llvm::SMLoc loc;
           Number n = parseNumber(&loc);
           if (!n.isInteger) {
@@ -309,7 +327,7 @@ private:
   ast::Expr parseExpr() {
     ast::Expr e;
     e.loc = tok_.loc;
-    if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Float) || tok_.is(TokenKind::Minus)) {
+    if (atNumber()) {
       e.kind = ast::Expr::Kind::Number;
       llvm::SMLoc loc;
       e.number = parseNumber(&loc);
@@ -360,10 +378,7 @@ private:
   ast::AttrValue parseAttrValue() {
     ast::AttrValue v;
     v.loc = tok_.loc;
-    switch (tok_.kind) {
-    case TokenKind::Integer:
-    case TokenKind::Float:
-    case TokenKind::Minus: {
+    if (atNumber()) {
       llvm::SMLoc loc;
       Number n = parseNumber(&loc);
       v.kind = n.isInteger ? ast::AttrValue::Kind::Integer : ast::AttrValue::Kind::Float;
@@ -371,6 +386,7 @@ private:
       v.floatValue = n.floatValue;
       return v;
     }
+    switch (tok_.kind) {
     case TokenKind::Identifier:
       if (tok_.spelling == "true" || tok_.spelling == "false") {
         v.kind = ast::AttrValue::Kind::Bool;

@@ -6,9 +6,10 @@
 //   statement  := 'input' IDENT ':' DTYPE ('[' dims ']')? ('layout' intlist)? 'strided'?
 //               | 'output' IDENT ('layout' intlist)? ('aliases' IDENT)?
 //               | IDENT '=' expr
-//   expr       := IDENT '(' (arg (',' arg)*)? ')' | IDENT | '-'? NUMBER
+//   expr       := IDENT '(' (arg (',' arg)*)? ')' | IDENT | number
+//   number     := '-'? (NUMBER | 'inf' | 'nan')
 //   arg        := IDENT '=' attrvalue | expr
-//   attrvalue  := '-'? NUMBER | IDENT | STRING | '[' (attrvalue (',' attrvalue)*)? ']'
+//   attrvalue  := number | IDENT | STRING | '[' (attrvalue (',' attrvalue)*)? ']'
 //   intlist    := '(' (INT (',' INT)*)? ')'
 // Syntax errors stop the parse of the file (the first one is reported).
 #pragma once
@@ -36,5 +37,8 @@ std::optional<ast::Expr> parseExprText(llvm::StringRef text, DiagnosticEngine &d
 
 // Words with a meaning in the text form; they cannot name values.
 bool isKeyword(llvm::StringRef word);
+
+// The value of the literal `inf` or `nan`, or nullopt for any other word.
+std::optional<double> nonFiniteLiteral(llvm::StringRef word);
 
 } // namespace fuserc

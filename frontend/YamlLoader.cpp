@@ -3,7 +3,9 @@
 
 #include "frontend/Lexer.h"
 #include "frontend/Parser.h"
+#include "frontend/Suggestions.h"
 #include "frontend/YamlAliases.h"
+#include "frontend/YamlIndentation.h"
 #include "frontend/YamlNesting.h"
 #include "ir/Limits.h"
 
@@ -12,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace fuserc {
@@ -35,17 +38,13 @@ public:
     // Before yaml-cpp builds the document: a walk over it visits an aliased
     // node once per alias, so what the aliases expand to must be bounded.
     if (std::optional<YamlAliasError> e =
-            checkYamlAliases(buffer_, limits::kMaxYamlAliasNodes, limits::kMaxNesting)) {
-      diag_.error(
-          llvm::SMLoc::getFromPointer(buffer_.begin() + std::min(e->offset, buffer_.size())),
-          e->message);
-      throw LoadError{};
-    }
+            checkYamlAliases(buffer_, limits::kMaxYamlAliasNodes, limits::kMaxNesting))
+      invalid(std::min(e->offset, buffer_.size()), e->message);
     YAML::Node parsed;
     try {
       parsed = YAML::Load(buffer_.str());
     } catch (const YAML::Exception &e) {
-      error(e.mark, "invalid YAML: " + e.msg);
+      invalid(e.mark.pos < 0 ? buffer_.size() : size_t(e.mark.pos), "invalid YAML: " + e.msg);
     }
     // Only const lookups: a non-const operator[] may insert keys.
     const YAML::Node &root = parsed;
@@ -59,15 +58,35 @@ public:
       const YAML::Node list = root["fusions"];
       if (!list.IsSequence())
         error(list, "'fusions' must be a list of fusions");
-      for (const YAML::Node &f : list)
+      size_t item = 0;
+      for (const YAML::Node &f : list) {
+        Within within(*this, "item " + std::to_string(++item) + " of 'fusions'");
         fusions.push_back(loadFusion(f));
+      }
     } else {
       fusions.push_back(loadFusion(root));
     }
+    if (diag_.errorCount() != errorsBefore_)
+      throw LoadError{};
     return fusions;
   }
 
 private:
+  // yaml-cpp's messages ("end of map not found") are about its parser, and
+  // come after the mistake; a mis-indented line before `offset` is what the
+  // user needs to hear about.
+  [[noreturn]] void invalid(size_t offset, const std::string &message) {
+    const char *at = buffer_.begin() + offset;
+    std::string text = message;
+    if (llvm::StringRef(message).startswith("invalid YAML"))
+      if (std::optional<YamlIndentationError> bad = findYamlIndentationError(buffer_, offset)) {
+        at = buffer_.begin() + bad->offset;
+        text = "invalid YAML structure: " + bad->message;
+      }
+    diag_.error(llvm::SMLoc::getFromPointer(at), text);
+    throw LoadError{};
+  }
+
   llvm::SMLoc locOf(const YAML::Mark &mark) const {
     if (mark.pos < 0 || size_t(mark.pos) > buffer_.size())
       return llvm::SMLoc::getFromPointer(buffer_.begin());
@@ -75,13 +94,41 @@ private:
   }
   llvm::SMLoc locOf(const YAML::Node &node) const { return locOf(node.Mark()); }
 
+  // Reports `message` at `mark`, saying where the loader is ("in item 2
+  // of 'inputs' of fusion 'f'"), and stops the load.
   [[noreturn]] void error(const YAML::Mark &mark, const std::string &message) {
-    diag_.error(locOf(mark), message);
+    diag_.error(locOf(mark), message + context());
     throw LoadError{};
   }
   [[noreturn]] void error(const YAML::Node &node, const std::string &message) {
     error(node.Mark(), message);
   }
+
+  // Where the loader is, innermost first, for messages about the YAML
+  // structure: the user's names for the fusion, list item and key.
+  std::vector<std::string> where_;
+  class Within {
+  public:
+    Within(YamlLoader &l, std::string what) : l_(l) { l_.where_.push_back(std::move(what)); }
+    ~Within() { l_.where_.pop_back(); }
+    Within(const Within &) = delete;
+    Within &operator=(const Within &) = delete;
+
+  private:
+    YamlLoader &l_;
+  };
+  // Innermost first, up to the fusion: once named, the fusion is how the
+  // user knows where they are (not as an item of 'fusions').
+  std::string whereText() const {
+    std::string s;
+    for (auto it = where_.rbegin(); it != where_.rend(); ++it) {
+      s += (s.empty() ? "" : " of ") + *it;
+      if (it->starts_with("fusion '"))
+        break;
+    }
+    return s;
+  }
+  std::string context() const { return where_.empty() ? "" : " (in " + whereText() + ")"; }
 
   std::string kindOf(const YAML::Node &node) const {
     if (node.IsMap())
@@ -108,27 +155,29 @@ private:
         continue;
       auto [prev, inserted] = seen.try_emplace(it->first.Scalar(), it->first.Mark());
       if (!inserted) {
-        diag_.error(locOf(it->first),
-                    "key '" + it->first.Scalar() + "' is given twice in " + where);
+        diag_.error(locOf(it->first), "key '" + it->first.Scalar() + "' is given twice in " +
+                                          (where_.empty() ? where : whereText()));
         diag_.note(locOf(prev->second), "first given here");
         throw LoadError{};
       }
     }
   }
 
+  // Every unknown key is reported, with a suggestion; the load goes on
+  // without them, so that later mistakes are reported too.
   void checkKeys(const YAML::Node &map, std::initializer_list<const char *> allowed,
                  const std::string &where) {
     checkUniqueKeys(map, where);
+    const std::vector<std::string> known(allowed.begin(), allowed.end());
+    std::string list;
+    for (const std::string &k : known)
+      list += (list.empty() ? "" : ", ") + k;
     for (auto it = map.begin(); it != map.end(); ++it) {
       std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
-      bool known = false;
-      std::string list;
-      for (const char *a : allowed) {
-        known |= key == a;
-        list += (list.empty() ? "" : ", ") + std::string(a);
-      }
-      if (!known)
-        error(it->first, "unknown key '" + key + "' in " + where + "; expected one of: " + list);
+      if (std::find(known.begin(), known.end(), key) == known.end())
+        diag_.error(locOf(it->first), "unknown key '" + key + "' in " +
+                                          (where_.empty() ? where : whereText()) +
+                                          suggest(key, known) + " (keys: " + list + ")");
     }
   }
 
@@ -195,7 +244,6 @@ private:
     if (!node.IsMap())
       error(node, "expected a fusion (a map with 'name', 'inputs', 'ops', 'outputs'), found " +
                       kindOf(node));
-    checkKeys(node, {"name", "inputs", "ops", "outputs"}, "a fusion");
     ast::Fusion f;
     const YAML::Node name = node["name"];
     if (!name)
@@ -205,12 +253,11 @@ private:
     if (!isIdentifierText(f.name))
       error(name, "fusion name '" + f.name + "' is not an identifier");
     checkNameLength(name, f.name);
-    for (const YAML::Node &in : list(node, "inputs"))
-      f.inputs.push_back(loadInput(in));
-    for (const YAML::Node &op : list(node, "ops"))
-      f.assignments.push_back(loadOp(op));
-    for (const YAML::Node &out : list(node, "outputs"))
-      f.outputs.push_back(loadOutput(out));
+    Within within(*this, "fusion '" + f.name + "'");
+    checkKeys(node, {"name", "inputs", "ops", "outputs"}, "a fusion");
+    loadItems(node, "inputs", [&](const YAML::Node &n) { f.inputs.push_back(loadInput(n)); });
+    loadItems(node, "ops", [&](const YAML::Node &n) { f.assignments.push_back(loadOp(n)); });
+    loadItems(node, "outputs", [&](const YAML::Node &n) { f.outputs.push_back(loadOutput(n)); });
     return f;
   }
 
@@ -226,6 +273,14 @@ private:
     if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_'))
       return false;
     return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; }) && !isKeyword(s);
+  }
+
+  template <class F> void loadItems(const YAML::Node &map, const char *key, F &&load) {
+    size_t item = 0;
+    for (const YAML::Node &n : list(map, key)) {
+      Within within(*this, "item " + std::to_string(++item) + " of '" + key + "'");
+      load(n);
+    }
   }
 
   std::vector<YAML::Node> list(const YAML::Node &map, const char *key) {
@@ -259,11 +314,27 @@ private:
     return out;
   }
 
+  static std::optional<double> yamlNonFinite(llvm::StringRef s) {
+    const double inf = std::numeric_limits<double>::infinity();
+    bool negative = s.consume_front("-");
+    if (!negative)
+      s.consume_front("+");
+    if (s == ".inf" || s == ".Inf" || s == ".INF")
+      return negative ? -inf : inf;
+    if (!negative && (s == ".nan" || s == ".NaN" || s == ".NAN"))
+      return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
+  }
+
   // A plain scalar read as a (possibly negative) number, using the text
   // form's lexer so both forms accept the same numbers.
   std::optional<Number> number(const YAML::Node &node) {
     if (!node.IsScalar() || node.Tag() == "!")
       return std::nullopt;
+    // YAML's own spellings of the infinities and NaN, besides the text
+    // form's `inf`, `-inf` and `nan`.
+    if (std::optional<double> v = yamlNonFinite(node.Scalar()))
+      return Number::floating(*v);
     Lexer lexer(node.Scalar());
     Token t = lexer.next();
     bool negative = t.is(TokenKind::Minus);
@@ -286,6 +357,9 @@ private:
         error(node, "number '" + t.spelling.str() + "' is too large for f64");
       return Number::floating(negative ? -v : v);
     }
+    if (std::optional<double> v =
+            t.is(TokenKind::Identifier) ? nonFiniteLiteral(t.spelling) : std::nullopt)
+      return Number::floating(negative ? -*v : *v);
     return std::nullopt;
   }
 
@@ -332,8 +406,46 @@ private:
     return in;
   }
 
+  // A plain scalar continued on a line that starts with "- ": meant as the
+  // next list item but indented deeper than the item above, it is more text
+  // of that item to YAML, and the text parser would only see a stray '-'.
+  void checkContinuedListItem(const YAML::Node &node) {
+    const std::string &value = node.Scalar();
+    if (node.Tag() != "?" || value.find('-') == std::string::npos)
+      return;
+    const char *start = locOf(node).getPointer();
+    auto lineStart = [&](const char *p) {
+      while (p > buffer_.begin() && p[-1] != '\n')
+        --p;
+      return p;
+    };
+    std::vector<const char *> at = origins(node);
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (value[i] != '-' || (i + 1 < value.size() && value[i + 1] != ' ') || at[i] <= start)
+        continue;
+      const char *line = lineStart(at[i]);
+      if (llvm::StringRef(line, at[i] - line).find_first_not_of(' ') != llvm::StringRef::npos)
+        continue;
+      const char *itemLine = lineStart(start);
+      llvm::StringRef before(itemLine, start - itemLine);
+      size_t dash = before.rfind('-');
+      diag_.error(llvm::SMLoc::getFromPointer(at[i]),
+                  "this '-' at column " + std::to_string(at[i] - line + 1) +
+                      " is inside the text of the list item on line " +
+                      std::to_string(diag_.lineNumber(llvm::SMLoc::getFromPointer(start))) +
+                      (dash == llvm::StringRef::npos
+                           ? std::string()
+                           : " (whose '-' is at column " + std::to_string(dash + 1) + ")") +
+                      ": indented deeper than that item, YAML reads it as more of the item's "
+                      "text, not as a new item; line the '-' up with the one above" +
+                      context());
+      throw LoadError{};
+    }
+  }
+
   ast::Assignment loadOp(const YAML::Node &node) {
     if (node.IsScalar()) {
+      checkContinuedListItem(node);
       std::optional<ast::Assignment> a = parseAssignmentText(statementText(node), diag_);
       if (!a)
         throw LoadError{};
@@ -361,6 +473,7 @@ private:
         if (!arg.IsScalar())
           error(arg,
                 "expected an operand (a value name, a number or an op call), found " + kindOf(arg));
+        checkContinuedListItem(arg);
         std::optional<ast::Expr> e = parseExprText(statementText(arg), diag_);
         if (!e)
           throw LoadError{};
@@ -441,6 +554,7 @@ private:
 
   DiagnosticEngine &diag_;
   llvm::StringRef buffer_;
+  unsigned errorsBefore_ = diag_.errorCount();
 };
 
 } // namespace

@@ -31,7 +31,7 @@ std::optional<int64_t> elementsAt(const GeneratedFusion &fusion, const SymbolBin
         return std::nullopt;
       n = saturatingMul(n, *v);
     }
-    total = std::min(kHuge, total + n);
+    total = n > kHuge - total ? kHuge : total + n;
   }
   for (const auto &[name, bound] : fusion.indexBounds) {
     std::optional<int64_t> v = bound.evaluate(symbols);

@@ -337,12 +337,31 @@ bool GeneratorContext::mayAlias(const Value *v, const Value *input,
     if (w == input)
       return false; // canonicalization folds the casts: the output is the input
   }
+  // Values computed from v through a reduction or a view: a read of the
+  // input that needs one of them cannot come before v's kernel writes the
+  // input (fuserc refuses the alias: seed 7662).
+  std::set<const Value *> fromV = {v}, pastV;
+  for (const auto &op : fusion_.ops()) {
+    auto any = [&](const std::set<const Value *> &s) {
+      return std::any_of(op->operands().begin(), op->operands().end(),
+                         [&](const Value *o) { return s.count(o) > 0; });
+    };
+    bool sameShapeElementwise =
+        op->info().shapeRule == ShapeRule::Elementwise && op->result()->shape() == input->shape();
+    if (any(pastV) || (any(fromV) && !sameShapeElementwise))
+      pastV.insert(op->result());
+    if (any(fromV))
+      fromV.insert(op->result());
+  }
   std::set<const Value *> fromInput = {input};
   for (const auto &op : fusion_.ops()) {
     bool reads = std::any_of(op->operands().begin(), op->operands().end(),
                              [&](const Value *o) { return fromInput.count(o) > 0; });
     if (!reads || op->kind() == OpKind::RandLike)
       continue;
+    if (std::any_of(op->operands().begin(), op->operands().end(),
+                    [&](const Value *o) { return pastV.count(o) > 0; }))
+      return false;
     if (op->info().shapeRule != ShapeRule::Elementwise || op->result()->shape() != input->shape())
       return false;
     fromInput.insert(op->result());

@@ -16,7 +16,7 @@ FUS_WORDS = ["fusion", "input", "output", "layout", "strided", "aliases", "true"
 YAML_WORDS = ["fusions:", "name:", "inputs:", "ops:", "outputs:", "dtype:", "shape:",
               "layout:", "strided:", "aliases:", "out:", "op:", "args:", "- ", "{", "}",
               "[", "]", ": ", ", ", "\n  ", "\n    - ", "|", ">", "\"", "'", "&a", "*a",
-              "!!str", "---", "..."]
+              "!!str", "---", "...", ".inf", "-.inf", ".nan"]
 
 
 def escape(word):

@@ -16,35 +16,23 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 # DLPack's C layout (dlpack.h): DLDevice, DLDataType, DLTensor.
 KDL_CPU = 1
 KDL_CUDA = 2
 KDL_INT, KDL_FLOAT, KDL_BFLOAT, KDL_BOOL = 0, 2, 4, 6
 
-STATUS_NAMES = {0: "OK", 1: "ERROR_INVALID_ARGUMENT", 2: "ERROR_CUDA", 3: "ERROR_UNSUPPORTED"}
+# DLPack's structures and the status codes are the Python package's
+# (python/fuserc/).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "python"))
+from fuserc._dlpack import DLDataType, DLDevice, DLTensor  # noqa: E402,F401
+from fuserc._errors import Status  # noqa: E402
+
+STATUS_NAMES = {s.value: s.name for s in Status}
 STATUS_OK = 0
 STATUS_INVALID_ARGUMENT = 1
-
-
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class DLTensor(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("device", DLDevice),
-        ("ndim", ctypes.c_int32),
-        ("dtype", DLDataType),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("strides", ctypes.POINTER(ctypes.c_int64)),
-        ("byte_offset", ctypes.c_uint64),
-    ]
 
 
 # Fusion dtype -> DLPack code and bits. Bool is kDLBool (DLPack 0.8), which

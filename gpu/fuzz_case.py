@@ -238,6 +238,11 @@ def run_interp(config, source, fusion, shape, in_dir, out_dir, extra=()):
     return None
 
 
+# The detail of a pass at a binding the fusion does not fit: the wrappers
+# refused it as the interpreter did.
+REFUSED_BOTH = "refused as the interpreter does: "
+
+
 def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
                   inputs_from=None):
     """Inputs and reference outputs of one binding under case_dir/<index>/:
@@ -257,6 +262,12 @@ def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
     start = time.time()
     problem = run_interp(config, source, fusion_spec["name"], binding["shape"], dirs["in"],
                          dirs["ref"])
+    if problem:
+        # A binding the fusion does not fit (a slice past a dim's end): the
+        # wrappers must refuse it too (gpu/fuzz_gpu.py checks they do).
+        record.update(status="binding_refused", detail=problem,
+                      interp_s=round(time.time() - start, 2))
+        return record
     # Three times: perturbed inputs and every computed value moved a few
     # ulps; the second moves each the other way (so an element one op makes
     # ill-conditioned is moved both ways), the third by an independent draw

@@ -43,7 +43,8 @@ import fuzz_minimize  # noqa: E402
 
 # Seed outcomes, worst first: a seed's status is its worst binding's.
 SEVERITY = ["crash", "cuda_error", "timeout", "mismatch", "launch_error", "header_error",
-            "reject", "interp_error", "not_run", "refused", "no_binding", "pass", "built", "ok"]
+            "reject", "interp_error", "not_run", "refused", "no_binding", "binding_refused", "pass",
+            "built", "ok"]
 FINDINGS = {"crash", "cuda_error", "timeout", "mismatch", "launch_error", "header_error",
             "reject", "interp_error"}
 GPU_TIMEOUT = 300  # seconds for one seed's launches
@@ -267,6 +268,11 @@ class Report:
         if excused:
             lines.append("  passes with ill-conditioned elements excused: %d bindings, %d "
                          "elements" % (len(excused), sum(b["excused"] for b in excused)))
+        both = sum(1 for b in bindings
+                   if b["result"] == "pass" and b["detail"].startswith(fuzz_case.REFUSED_BOTH))
+        if both:
+            lines.append("  passes where the fusion does not fit the binding and the wrappers "
+                         "refuse it as the interpreter does: %d" % both)
         special = sum(1 for b in bindings if b["result"] == "mismatch" and b["special"])
         if special:
             lines.append("  mismatches at special values (+-0, +-inf, NaN): %d" % special)

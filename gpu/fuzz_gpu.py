@@ -68,9 +68,9 @@ def run_once(fusion, spec, binding, values, math_dtypes):
     prepared = launcher.PreparedLaunch(fusion, values)
     prepared.launch()
     torch.cuda.synchronize()
-    problems, excused = [], 0
+    problems, excused, gots = [], 0, {}
     for out in spec["outputs"]:
-        got = to_numpy(prepared.outputs[out["name"]], out["dtype"])
+        got = gots[out["name"]] = to_numpy(prepared.outputs[out["name"]], out["dtype"])
         want = np.load(os.path.join(dirs["ref"], out["name"] + ".npy"))
         perts = [np.load(os.path.join(dirs[kind], out["name"] + ".npy"))
                  for kind in fuzz_case.PERTURBED]
@@ -80,6 +80,11 @@ def run_once(fusion, spec, binding, values, math_dtypes):
         if problem:
             problems.append(problem)
     del prepared
+    if problems:  # the kernels' outputs beside the references (kept with --keep)
+        got_dir = os.path.join(os.path.dirname(dirs["ref"]), "got")
+        os.makedirs(got_dir, exist_ok=True)
+        for name, got in gots.items():
+            np.save(os.path.join(got_dir, name + ".npy"), got)
     return problems, excused
 
 
@@ -120,6 +125,26 @@ def check_binding(fusion, spec, binding, math_dtypes, hook):
                 excused=excused, launched=sorted(launched))
 
 
+def check_refusal(fusion, spec, binding):
+    """A binding the interpreter refuses: the wrappers must refuse it as an
+    invalid argument before anything runs."""
+    import launcher
+
+    values = {}
+    for s in spec["inputs"]:
+        array = np.load(os.path.join(binding["dirs"]["in"], s["name"] + ".npy"))
+        values[s["name"]] = scalar_value(array, s["dtype"]) if s["scalar"] else to_device(array, s)
+    try:
+        launcher.PreparedLaunch(fusion, values).launch()
+    except launcher.LaunchError as e:
+        if "returned ERROR_INVALID_ARGUMENT" in str(e):
+            return dict(result="pass", detail=fuzz_case.REFUSED_BOTH + str(e), excused=0)
+        return dict(result="launch_error", detail=str(e), excused=0)
+    return dict(result="mismatch", excused=0,
+                detail="the wrappers accept a binding the interpreter refuses: "
+                + binding["detail"])
+
+
 def check_case(case):
     import torch
 
@@ -135,6 +160,9 @@ def check_case(case):
     hook = library.variant_hook()
     results, lost = [], None
     for binding in case["bindings"]:
+        if binding["status"] == "binding_refused" and not lost:
+            results.append(check_refusal(fusion, spec, binding))
+            continue
         if binding["status"] != "ok":
             results.append(dict(result=binding["status"], detail=binding["detail"], excused=0))
             continue

@@ -46,6 +46,7 @@ BINDINGS = {
         {"B": 4, "S": 33, "H": 1031},
     ],
     "softmax": _ROWS,
+    "nonfinite_literals.masked_softmax": _ROWS,
     "row_variants": _ROWS,
     "row_variants.permuted_read": [{"N": 1}, {"N": 7}, {"N": 64}, {"N": 1000}, {"N": 2048}],
     "row_variants.two_reduced_dims": [{"A": 1, "B": 1, "C": 1}, {"A": 7, "B": 3, "C": 5},
@@ -224,9 +225,14 @@ BINDINGS["fuzz_found.var_of_rounded_product"] = [{"M": 1, "N": 1}, {"M": 3, "N":
 INT_RANGES["fuzz_found.var_of_rounded_product"] = {"c": ("7", "8")}
 BINDINGS["fuzz_found.column_var_merge_range"] = [{"N": 13, "K": 7}, {"N": 64, "K": 3},
                                                 {"N": 1001, "K": 1}]
-INT_RANGES["fuzz_found.column_var_merge_range"] = {"x": ("-44", "45")}
+INT_RANGES["fuzz_found.column_var_merge_range"] = {"x": ("-43", "44")}
 BINDINGS["fuzz_found.column_var_of_product"] = [{"M": 1, "N": 1}, {"M": 1, "N": 4099},
                                                 {"M": 3, "N": 65}, {"M": 1001, "N": 7}]
+BINDINGS["fuzz_found.softmax_unit_dim_of_product"] = [{"N": 1}, {"N": 2}, {"N": 7}, {"N": 4099}]
+BINDINGS["fuzz_found.log_softmax_single_product"] = [{"N": 1}, {"N": 3}, {"N": 1000}]
+BINDINGS["fuzz_found.cached_row_gather_softmax"] = [{"K": 11, "M": 3, "R": 2}, {"K": 5, "M": 1, "R": 7},
+                                                    {"K": 3, "M": 5, "R": 33}, {"K": 7, "M": 4099, "R": 3}]
+INT_RANGES["fuzz_found.cached_row_gather_softmax"] = {"i": ("0", "K")}
 
 # indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
 for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):

@@ -24,7 +24,13 @@ struct Number {
   // Round-trippable text: integers as digits, floats always with '.', 'e',
   // "inf" or "nan".
   std::string str() const;
-  friend bool operator==(const Number &, const Number &) = default;
+  // NaN equals NaN: a literal `nan` is one value, and attributes holding
+  // it compare equal (the verifier re-normalizes and compares).
+  friend bool operator==(const Number &a, const Number &b) {
+    return a.isInteger == b.isInteger && a.intValue == b.intValue &&
+           (a.floatValue == b.floatValue ||
+            (a.floatValue != a.floatValue && b.floatValue != b.floatValue));
+  }
 };
 
 // Int, Axis -> int64_t; Number -> Number; Bool -> bool; DType -> DType;

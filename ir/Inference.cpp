@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -103,13 +104,21 @@ public:
 
 private:
   // A 'value' attribute (pad's padding, full's elements) is stored as an
-  // element of the result, so it must be finite in the result's dtype:
-  // 1e300 in f32 or 1e5 in f16 is refused, as PyTorch refuses it. (The
-  // language has no infinite literal; an f64 overflow is a parse error.)
+  // element of the result, so it must be representable in the result's
+  // dtype: 1e300 in f32 or 1e5 in f16 is refused, as PyTorch refuses it,
+  // and so is `inf` or `nan` in an integer dtype. (`inf` itself is a value
+  // of every floating dtype; an f64 overflow is a parse error.)
   void checkElementValue(DType dtype) {
     const AttrValue *value = attrs_.find("value");
     const Number *number = value ? std::get_if<Number>(value) : nullptr;
-    if (!number || !isFloating(dtype) || !overflowsFloatType(number->asDouble(), dtype))
+    if (!number)
+      return;
+    if (!isFloating(dtype) && dtype != DType::Bool && !std::isfinite(number->asDouble())) {
+      fail(opName() + " 'value' " + number->str() + " cannot be converted to " +
+               std::string(dtypeName(dtype)) + " (integer dtypes have no infinity or NaN)",
+           -1, "value");
+    }
+    if (!isFloating(dtype) || !overflowsFloatType(number->asDouble(), dtype))
       return;
     fail(opName() + " 'value' " + number->str() + " is out of range of " +
              std::string(dtypeName(dtype)) + " (its largest finite value is " +

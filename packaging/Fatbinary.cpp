@@ -2,6 +2,7 @@
 #include "packaging/Fatbinary.h"
 
 #include "support/FileBytes.h"
+#include "support/TemporaryDirectory.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,32 +15,6 @@
 #include <limits>
 
 namespace fuserc {
-namespace {
-
-// Removes a directory tree when it goes out of scope.
-class TempDir {
-public:
-  TempDir() { ok_ = !llvm::sys::fs::createUniqueDirectory("fuserc-fatbin", path_); }
-  ~TempDir() {
-    if (ok_)
-      llvm::sys::fs::remove_directories(path_);
-  }
-  TempDir(const TempDir &) = delete;
-  TempDir &operator=(const TempDir &) = delete;
-  bool ok() const { return ok_; }
-  std::string file(const std::string &name) const {
-    llvm::SmallString<256> p(path_);
-    llvm::sys::path::append(p, name);
-    return std::string(p);
-  }
-
-private:
-  llvm::SmallString<256> path_;
-  bool ok_ = false;
-};
-
-} // namespace
-
 std::string findFatbinary() {
   if (auto env = llvm::sys::Process::GetEnv("FUSERC_FATBINARY"); env && !env->empty())
     return *env;
@@ -57,7 +32,7 @@ std::string findFatbinary() {
 FatbinResult makeFatbinary(const std::string &fatbinaryPath,
                            const std::vector<FatbinImage> &images) {
   FatbinResult result;
-  TempDir dir;
+  TemporaryDirectory dir("fuserc-fatbin");
   if (!dir.ok()) {
     result.error = "cannot create a temporary directory for fatbinary";
     return result;

@@ -126,6 +126,36 @@ std::string intermediateSizes(const FusionModel &m) {
   return code;
 }
 
+// A slice whose bounds depend on symbols stays inside its operand only at
+// some bindings (a static end of 2 on a dim of extent N): checked once the
+// symbols are bound, before any view or kernel reads through it.
+std::string sliceChecks(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::string code;
+  for (const std::unique_ptr<Op> &op : m.fusion->ops()) {
+    if (op->info().shapeRule != ShapeRule::Slice)
+      continue;
+    const size_t dim = static_cast<size_t>(op->attrs().integer("dim"));
+    const Extent &start = op->attrs().extent("start"), &count = op->result()->shape()[dim],
+                 &extent = op->operand(0)->shape()[dim];
+    if (start.constant() && count.constant() && extent.constant())
+      continue; // inference clamped and checked it
+    // Checked arithmetic: an overflow (FUSERC_OVERFLOW, negative) fails.
+    const std::string S = checkedBoundExtent(start, "b->"), C = checkedBoundExtent(count, "b->"),
+                      E = checkedBoundExtent(extent, "b->"),
+                      step = std::to_string(op->attrs().integer("step"));
+    const std::string last = "fuserc_cadd(" + S + ", fuserc_cmul(" + C + " - 1, " + step + "LL))";
+    code += "  if (" + C + " < 0 || (" + C + " > 0 && (" + S + " < 0 || " + last +
+            " == FUSERC_OVERFLOW || " + last + " >= " + E + ")))\n";
+    code += "    return " + P + "_fail(" + P + "_ERROR_INVALID_ARGUMENT, \"'" +
+            op->result()->name() + "' (slice): %lld elements from %lld by step " + step +
+            " do not fit dim " + std::to_string(dim) + " of " + op->operand(0)->name() +
+            ", of extent %lld (" + extent.str() + ")\", (long long)" + C + ", (long long)" + S +
+            ", (long long)" + E + ");\n";
+  }
+  return code;
+}
+
 std::string bindInputs(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::vector<std::string> params;
@@ -166,6 +196,7 @@ std::string bindInputs(const FusionModel &m) {
     }
   }
   body += deferred;
+  body += sliceChecks(m);
 
   for (const Value *v : m.tensorInputs) {
     if (v->rank() == 0)

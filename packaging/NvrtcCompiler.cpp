@@ -62,7 +62,11 @@ std::vector<std::string> defaultNvrtcOptions() {
   else
     include = FUSERC_CUDA_INCLUDE_DIR;
 #endif
-  std::vector<std::string> options = {"-std=c++17"};
+  // --fmad=false: each op rounds its result as the IR says. A multiply and
+  // an add of different ops fused into one fma would make a value recomputed
+  // at two uses differ (x - max(x) nonzero at the max: a softmax of inf or 0).
+  // Explicit fmaf calls (libdevice, the prelude) still fuse.
+  std::vector<std::string> options = {"-std=c++17", "--fmad=false"};
   if (!include.empty())
     options.push_back("-I" + include);
   return options;

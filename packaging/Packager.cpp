@@ -6,6 +6,7 @@
 #include "packaging/ManifestWriter.h"
 #include "packaging/ModuleCompiler.h"
 #include "packaging/SegmentSummary.h"
+#include "packaging/SharedLibrary.h"
 
 #include <algorithm>
 
@@ -20,6 +21,9 @@ PackageResult packageModule(const std::string &name, const Module &module,
     return std::find(options.emit.begin(), options.emit.end(), kind) != options.emit.end();
   };
   const std::string &source = cudaSource;
+  HostToolchain host;
+  if (emits("so") && !findHostToolchain(host, result.error))
+    return result;
   ModuleCompileOptions compile;
   compile.archs = options.archs;
   compile.jobs = options.jobs;
@@ -48,13 +52,21 @@ PackageResult packageModule(const std::string &name, const Module &module,
   contents.resources = &compiled.resources;
   contents.toolchain = currentToolchain(options.archs);
   if (emits("header"))
-    result.files[name + ".h"] = std::move(header.text);
+    result.files[name + ".h"] = header.text;
   if (emits("fatbin"))
     result.files[name + ".fatbin"] = compiled.fatbin;
   if (emits("manifest"))
     result.files[name + ".manifest.json"] = writeManifest(contents);
   if (emits("cuda"))
     result.files[name + ".cu"] = source;
+  if (emits("so")) {
+    SharedLibraryResult library = buildSharedLibrary(host, name, header.text);
+    if (!library.ok) {
+      result.error = library.error;
+      return result;
+    }
+    result.files["lib" + name + ".so"] = std::move(library.bytes);
+  }
   result.ok = true;
   return result;
 }

@@ -1,8 +1,9 @@
 // The last step of a fuserc run with -o: compiles the module's CUDA source
 // (which the driver hands over, as code generation made it) for every
 // architecture (ModuleCompiler), and renders NAME.h, NAME.fatbin,
-// NAME.manifest.json (and NAME.cu with --emit cuda) in memory. Nothing is
-// written here: the driver writes every file or none.
+// NAME.manifest.json (and NAME.cu with --emit cuda, libNAME.so with --emit
+// so) in memory. Nothing is written here: the driver writes every file or
+// none.
 #pragma once
 
 #include "ir/Fusion.h"
@@ -20,7 +21,7 @@ namespace fuserc {
 // What packaging takes from the command line.
 struct PackageOptions {
   std::vector<std::string> archs;      // sm_XX, compiled in this order
-  std::vector<std::string> emit;       // header, fatbin, manifest, cuda
+  std::vector<std::string> emit;       // header, fatbin, manifest, cuda, so
   unsigned jobs = 0;                   // NVRTC threads; 0: one per core
   std::optional<std::string> cacheDir; // absent: no compile cache
 };

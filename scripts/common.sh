@@ -3,7 +3,7 @@
 
 FUSERC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUSERC_BUILD="${FUSERC_BUILD:-$FUSERC_ROOT/build}"
-FUSERC_PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools libcli11-dev
+FUSERC_PACKAGES=(cmake ninja-build g++ python3 python3-venv llvm-14-dev llvm-14-tools libcli11-dev
                  libyaml-cpp-dev libgtest-dev libdlpack-dev zlib1g-dev libtinfo-dev libz3-dev
                  clang-14 libclang-rt-14-dev)
 # The sanitizer and fuzzing build (scripts/sanitize-and-fuzz.sh, fuzz-long.sh).
@@ -26,6 +26,18 @@ fuserc_install_dependencies() {
     echo "error: the CUDA toolkit is not installed (expected /usr/local/cuda)" >&2
     return 1
   fi
+}
+
+# The virtual environment the Python package's tests install it into
+# (python/tests/run.sh): made once, with a setuptools that builds wheels,
+# so installing ./python then needs no network.
+fuserc_python_venv() {
+  local venv=$1
+  [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import setuptools.command.bdist_wheel" \
+    2>/dev/null && return 0
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip --disable-pip-version-check -q install "setuptools>=70.1"
 }
 
 # Configures (once) and builds every target.

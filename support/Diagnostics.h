@@ -9,14 +9,33 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fuserc {
 
+// The warnings fuserc reports, by flag name (`-Wunused-input`); all are on
+// by default.
+std::span<const std::string_view> warningNames();
+
+// What the -W options asked for, applied in command-line order.
+struct WarningOptions {
+  bool allAsErrors = false;                         // -Werror
+  std::map<std::string, bool, std::less<>> enabled; // -Wname / -Wno-name
+  std::map<std::string, bool, std::less<>> asError; // -Werror=name / -Wno-error=name
+
+  // Applies one option (after the "-W"): "error", "no-NAME", "NAME",
+  // "error=NAME", "no-error=NAME". Returns an error message for an unknown
+  // option or warning name, else "".
+  std::string apply(std::string_view option);
+};
+
 class DiagnosticEngine {
 public:
-  explicit DiagnosticEngine(llvm::raw_ostream &os) : os_(os) {}
+  explicit DiagnosticEngine(llvm::raw_ostream &os, WarningOptions warnings = {})
+      : os_(os), warnings_(std::move(warnings)) {}
 
   llvm::SourceMgr &sourceMgr() { return sourceMgr_; }
   // Registers a buffer; its identifier (the path as the user gave it) is the
@@ -31,6 +50,9 @@ public:
 
   void error(llvm::SMLoc loc, const llvm::Twine &message,
              llvm::ArrayRef<llvm::SMRange> ranges = {});
+  // A warning of the group `flag` (one of warningNames()): dropped when
+  // disabled, reported as an error under -Werror.
+  void warning(llvm::SMLoc loc, const llvm::Twine &message, std::string_view flag);
   void note(llvm::SMLoc loc, const llvm::Twine &message);
   // An error that belongs to no source location (e.g. an unreadable file).
   void error(const llvm::Twine &message);
@@ -40,7 +62,10 @@ public:
   unsigned lineNumber(llvm::SMLoc loc) const;
 
   unsigned errorCount() const { return errors_; }
+  unsigned warningCount() const { return warningCount_; }
   bool hadError() const { return errors_ != 0; }
+  // "1 warning and 2 errors generated.", as clang says it; "" when neither.
+  std::string summary() const;
 
 private:
   // A location in derived text mapped to where it was written.
@@ -56,7 +81,9 @@ private:
   // By where each text starts, so that a location is mapped in log time: a
   // YAML file may hold thousands of derived texts, each with an error.
   std::map<const char *, DerivedText> derived_;
+  WarningOptions warnings_;
   unsigned errors_ = 0;
+  unsigned warningCount_ = 0;
 };
 
 } // namespace fuserc

@@ -334,6 +334,11 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
       whole += in + "*(" + B + " *)(" + to + ") = *(const " + B + " *)" + from + ";\n";
     else
       whole += in + "t" + ts + "_c[" + at + "] = " + from + "[0];\n";
+    // A partial vector's lanes past the row's ends hold 0, as the uncached
+    // loads' do: later passes read the vector whole (an index check of a
+    // lane that no element occupies must see a valid index).
+    if (vector > 1)
+      partial += pad + "  *(" + B + " *)(" + to + ") = " + B + "{};\n";
     for (int e = 0; e < vector; ++e) {
       const std::string E = std::to_string(e);
       partial += pad + "  if (k + " + E + " >= 0 && k + " + E + " < L) t" + ts + "_c[" + at +

@@ -38,9 +38,14 @@ step "build"
 "$ninja" -C "$build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "building the consumer failed"; }
 for name in sgd_update row_softmax; do
   grep -q "fuserc: $name.fus -> " "$work/build.log" || fail "the build did not run fuserc on $name.fus"
-  for file in "$name.h" "$name.fatbin" "$name.manifest.json" "$name.dumps/05-segments.txt"; do
+  for file in "$name.h" "$name.fatbin" "$name.manifest.json" "$name.dumps/05-segments.txt" \
+    "lib$name.so"; do
     [ -s "$out/$file" ] || fail "the build did not write $out/$file"
   done
+  # SHARED_LIBRARY: the library exports the launch functions and needs the driver.
+  nm -D --defined-only "$out/lib$name.so" | grep -q " ${name}_${name}_launch$" ||
+    fail "lib$name.so does not export ${name}_${name}_launch"
+  readelf -d "$out/lib$name.so" | grep -q "NEEDED.*libcuda.so.1" || fail "lib$name.so does not need libcuda.so.1"
 done
 grep -q "^// segments of row_softmax: 1" "$out/row_softmax.dumps/05-segments.txt" ||
   fail "row_softmax.dumps/05-segments.txt is not the segments dump"

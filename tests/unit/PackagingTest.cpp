@@ -49,6 +49,26 @@ TEST(Nvrtc, ErrorsComeBackInTheLog) {
   EXPECT_NE(out.log.find("undeclared"), std::string::npos) << out.log;
 }
 
+TEST(Nvrtc, DefaultOptionsRoundEachOpsResult) {
+  // One op's product and another's sum stay two roundings; an explicit fmaf
+  // still fuses.
+  const char *source = R"(
+extern "C" __global__ void f(float *x, float a, float b, float c) {
+  float p = a * b;
+  x[0] = p - c;
+  x[1] = fmaf(a, b, c);
+}
+)";
+  NvrtcOutput out =
+      compileWithNvrtc(source, "f.cu", "sm_90", /*wantPtx=*/true, defaultNvrtcOptions());
+  ASSERT_TRUE(out.ok) << out.log;
+  EXPECT_NE(out.ptx.find("mul.rn.f32"), std::string::npos) << out.ptx;
+  EXPECT_NE(out.ptx.find("sub.rn.f32"), std::string::npos) << out.ptx;
+  size_t first = out.ptx.find("fma.rn.f32");
+  ASSERT_NE(first, std::string::npos) << out.ptx;
+  EXPECT_EQ(out.ptx.find("fma.rn.f32", first + 1), std::string::npos) << out.ptx;
+}
+
 TEST(Nvrtc, ArchNamesMapToSmNumbers) {
   EXPECT_EQ(smNumber("sm_90"), "90");
   EXPECT_EQ(smNumber("sm_90a"), "90a");

@@ -16,10 +16,11 @@ struct Loaded {
 };
 
 // Loads `text` as the file `name` (".yaml" selects the YAML form).
-inline Loaded load(std::string_view text, std::string_view name = "test.fus") {
+inline Loaded load(std::string_view text, std::string_view name = "test.fus",
+                   WarningOptions warnings = {}) {
   Loaded result;
   llvm::raw_string_ostream os(result.diagnostics);
-  DiagnosticEngine diag(os);
+  DiagnosticEngine diag(os, std::move(warnings));
   result.ok = loadFusionSource(name, text, diag, result.module);
   os.flush();
   return result;
