@@ -159,7 +159,11 @@ int writeOutputs(const PipelineResult &result, const Module &module,
     llvm::errs() << "fuserc: error: --depfile: " << error << "\n";
     return kExitInternalError;
   }
-  if (!writeFilesAtomically(*options.outputDir, package.files, error)) {
+  std::vector<std::string> warnings;
+  bool written = writeFilesAtomically(*options.outputDir, package.files, error, &warnings);
+  for (const std::string &w : warnings)
+    llvm::errs() << "fuserc: warning: " << w << "\n";
+  if (!written) {
     llvm::errs() << "fuserc: error: " << error << "\n";
     return kExitInternalError;
   }
@@ -178,10 +182,14 @@ void printDiagnosticCount(const DiagnosticEngine &diag) {
 int runCompiler(const CompileOptions &options) {
   // A run killed while committing its outputs left a journal: finish that
   // commit first, whatever becomes of this run.
-  if (options.outputDir && llvm::sys::fs::is_directory(*options.outputDir))
-    for (const std::string &file : recoverInterruptedCommits(*options.outputDir))
+  if (options.outputDir && llvm::sys::fs::is_directory(*options.outputDir)) {
+    std::vector<std::string> warnings;
+    for (const std::string &file : recoverInterruptedCommits(*options.outputDir, warnings))
       if (options.verbose)
         llvm::errs() << "fuserc: finished the interrupted commit of '" << file << "'\n";
+    for (const std::string &w : warnings)
+      llvm::errs() << "fuserc: warning: " << w << "\n";
+  }
   Schedulers schedulers;
   if (int code = loadSchedulers(options, schedulers); code != kExitSuccess)
     return code;

@@ -2,21 +2,33 @@
 // build interrupted by SIGKILL at any moment — never sees a half-written
 // file, and a failed run leaves no new output behind.
 //
-// 1. Every file is written completely to a temporary beside its target
-//    (support/TemporaryFiles.h).
-// 2. A journal listing the renames still to do is written and renamed into
-//    place as `.fuserc-journal-FIRST` (FIRST: the first file's name). That
-//    rename is the commit point: before it, the previous outputs are intact.
-// 3. The temporaries are renamed over their targets; the journal goes last.
+// 1. Under an exclusive lock on the directory (flock), so that concurrent
+//    runs into one directory commit one after the other: interrupted
+//    commits are finished first, and every target is checked to be
+//    replaceable (a directory is not) before anything is written.
+// 2. Every file is written completely to a temporary beside its target
+//    (support/TemporaryFiles.h), and each existing target gets a second
+//    name (a hard link), for a rollback.
+// 3. A journal listing the renames still to do, with a SHA-256 of each
+//    temporary's bytes and of the journal itself, is written and renamed
+//    into place as `.fuserc-journal-FIRST` (FIRST: the first file's name).
+//    That rename is the commit point: before it, the previous outputs are
+//    intact.
+// 4. The temporaries are renamed over their targets; the journal goes last.
+//    A rename that fails (an immutable target) rolls the renames before it
+//    back: the previous set stays whole.
 //
-// A run killed during step 3 (a few renames, microseconds) leaves the
+// A run killed during step 4 (a few renames, microseconds) leaves the
 // journal. Every run that writes into the directory first finishes the
 // renames of any journal it finds there and removes the temporaries of dead
 // writers (`recoverInterruptedCommits`), so the next fuserc run — what a
 // build system does after a failed command — completes the interrupted
-// commit before anything else. Strict atomicity across several paths would
-// need symbolic links into versioned directories, which `install(FILES)` and
-// version control would copy as dangling links.
+// commit before anything else. A journal is obeyed only when it is whole
+// and names fuserc temporaries of its own targets holding the bytes it
+// records; any other is reported and removed, never obeyed (an output
+// directory is no place to take instructions from). Strict atomicity across
+// several paths would need symbolic links into versioned directories, which
+// `install(FILES)` and version control would copy as dangling links.
 #pragma once
 
 #include <map>
@@ -27,11 +39,14 @@ namespace fuserc {
 
 // Writes every `files` entry (name -> bytes) into `dir` (created if
 // missing) as one commit; all or nothing. On failure `error` says why.
+// Journals it ignored are reported in `warnings`.
 bool writeFilesAtomically(const std::string &dir, const std::map<std::string, std::string> &files,
-                          std::string &error);
+                          std::string &error, std::vector<std::string> *warnings = nullptr);
 
 // Finishes the commits that killed runs left in `dir` and removes their
-// temporaries. Returns the names of the files whose commit it finished.
-std::vector<std::string> recoverInterruptedCommits(const std::string &dir);
+// temporaries. Returns the names of the files whose commit it finished;
+// journals it ignored are reported in `warnings`.
+std::vector<std::string> recoverInterruptedCommits(const std::string &dir,
+                                                   std::vector<std::string> &warnings);
 
 } // namespace fuserc

@@ -26,4 +26,12 @@ std::optional<std::string> unsupportedArchitecture(const std::string &arch) {
          "'; it compiles for " + known;
 }
 
+std::optional<std::string> nvrtcRejection(const std::string &cudaSource, const std::string &arch) {
+  NvrtcOutput out =
+      compileWithNvrtc(cudaSource, "generated.cu", arch, /*wantPtx=*/false, defaultNvrtcOptions());
+  if (out.ok)
+    return std::nullopt;
+  return out.log;
+}
+
 } // namespace fuserc

@@ -2,11 +2,13 @@
 """fuserc accepts every fusion fuserc-fuzzgen generates (ctest fuzzgen_accepted).
 
 For each seed: `fuserc-fuzzgen --seed N` into a file, `fuserc FILE
---dump=segments` (no -o: no NVRTC), and its exit code. Exit 1 (an input
-error) means the generator wrote a fusion the language refuses: a generator
-bug. Exit 3 ("cannot compile") is a finding about fuserc, not about the
-generator; with --allow-refusals it is listed but does not fail the check.
-Anything else (a crash, exit 2) fails it.
+--dump=segments` (no -o: no NVRTC), and its exit code; every --nvrtc-every'th
+seed (default 40, about 10 s each) is compiled with `-o` instead, through NVRTC. Exit 1 (an
+input error) means the generator wrote a fusion the language refuses: a
+generator bug. Exit 3 ("cannot compile") is a finding about fuserc, not
+about the generator; with --allow-refusals it is listed but does not fail
+the check. NVRTC rejecting the CUDA fuserc generated always fails it, as
+does anything else (a crash, exit 2).
 
   python3 fuzz/check_acceptance.py --fuzzgen build/fuzz/fuserc-fuzzgen \\
       --fuserc build/cli/fuserc --seeds 0:500 [--allow-refusals] [--jobs 2]
@@ -30,6 +32,8 @@ def parse_args():
     p.add_argument("--allow-refusals", action="store_true",
                    help="exit 3 ('cannot compile') does not fail the check")
     p.add_argument("--dump", default="segments", help="fuserc --dump stages")
+    p.add_argument("--nvrtc-every", type=int, default=40,
+                   help="compile every Nth seed through NVRTC (-o); 0: none")
     return p.parse_args()
 
 
@@ -50,8 +54,12 @@ def check(args, seed, work):
         return seed, "fuzzgen exit %d" % gen.returncode, gen.stderr
     with open(path, "w") as f:
         f.write(gen.stdout)
-    proc = subprocess.run([args.fuserc, path, "--dump=" + args.dump],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    command = [args.fuserc, path, "--dump=" + args.dump]
+    if args.nvrtc_every and seed % args.nvrtc_every == 0:
+        command += ["-o", os.path.join(work, "out%d" % seed), "--arch", "sm_90", "--no-cache"]
+    proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode == 3 and "NVRTC failed" in proc.stderr:
+        return seed, "nvrtc", proc.stderr
     return seed, proc.returncode, proc.stderr
 
 

@@ -1,5 +1,6 @@
 // Symbolic extent algebra (see Extent.h): canonical polynomials over symbols and opaque atoms.
 #include "ir/Extent.h"
+#include "ir/ExtentCode.h"
 
 #include <algorithm>
 #include <climits>
@@ -444,13 +445,23 @@ Extent Extent::substitute(const SymbolBindings &bindings) const {
   return sum;
 }
 
-std::string extentToCode(const Extent &extent,
-                         const std::function<std::string(const std::string &)> &symbol) {
+namespace {
+
+// extentToCode and extentToCheckedCode: `+` and `*` as operators, or as
+// calls of the checked helpers.
+std::string extentCode(const Extent &extent,
+                       const std::function<std::string(const std::string &)> &symbol,
+                       bool checked) {
   auto constant = [](int64_t v) {
     // INT64_MIN has no literal; spell it as an expression.
     if (v == INT64_MIN)
       return std::string("(-9223372036854775807LL - 1)");
     return "(" + std::to_string(v) + "LL)";
+  };
+  auto combine = [&](const std::string &a, const std::string &b, const char *op, const char *call) {
+    if (a.empty())
+      return b;
+    return checked ? std::string(call) + "(" + a + ", " + b + ")" : a + " " + op + " " + b;
   };
   const Poly &poly = extent.poly();
   if (poly.terms.empty())
@@ -465,17 +476,29 @@ std::string extentToCode(const Extent &extent,
       if (f->kind == AtomKind::Symbol) {
         atom = "(" + symbol(f->name) + ")";
       } else {
-        static const char *const kFunctions[] = {"",           "fuserc_floordiv", "fuserc_ceildiv",
-                                                 "fuserc_mod", "fuserc_min",      "fuserc_max"};
-        atom = std::string(kFunctions[static_cast<int>(f->kind)]) + "(" +
-               extentToCode(f->operands[0], symbol) + ", " + extentToCode(f->operands[1], symbol) +
-               ")";
+        static const char *const kFunctions[] = {"", "floordiv", "ceildiv", "mod", "min", "max"};
+        atom = std::string(checked ? "fuserc_c" : "fuserc_") +
+               kFunctions[static_cast<int>(f->kind)] + "(" +
+               extentCode(f->operands[0], symbol, checked) + ", " +
+               extentCode(f->operands[1], symbol, checked) + ")";
       }
-      product += (product.empty() ? "" : " * ") + atom;
+      product = combine(product, atom, "*", "fuserc_cmul");
     }
-    sum += (sum.empty() ? "" : " + ") + product;
+    sum = combine(sum, product, "+", "fuserc_cadd");
   }
   return "(" + sum + ")";
+}
+
+} // namespace
+
+std::string extentToCode(const Extent &extent,
+                         const std::function<std::string(const std::string &)> &symbol) {
+  return extentCode(extent, symbol, false);
+}
+
+std::string extentToCheckedCode(const Extent &extent,
+                                const std::function<std::string(const std::string &)> &symbol) {
+  return extentCode(extent, symbol, true);
 }
 
 std::string shapeString(const std::vector<Extent> &shape) {

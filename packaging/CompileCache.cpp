@@ -18,13 +18,22 @@ namespace {
 constexpr uint64_t kMaxEntryBytes = uint64_t{256} << 20;
 
 // Part of every key: a new entry format gets new keys.
-constexpr const char *kFormat = "fuserc-cache-2";
-constexpr llvm::StringLiteral kMagic = "fuserc-cache-2 sha256=";
+constexpr const char *kFormat = "fuserc-cache-3";
+// An entry's first line: "fuserc-cache-3 key=KEY sha256=HASH", HASH over the
+// key line's start and the payload, so that an entry is bound to its key:
+// a valid entry of another key, copied or linked under this one, is no hit.
+constexpr llvm::StringLiteral kMagic = "fuserc-cache-3 key=";
+constexpr llvm::StringLiteral kHashField = " sha256=";
 
 std::string sha256Hex(llvm::StringRef bytes) {
   llvm::SHA256 hash;
   hash.update(bytes);
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+// The hash an entry of `key` holding `payload` carries.
+std::string entryHash(llvm::StringRef key, llvm::StringRef payload) {
+  return sha256Hex((kMagic + key + "\n").str() + payload.str());
 }
 
 // The payload: each part as "LENGTH\n" then its bytes.
@@ -102,10 +111,13 @@ std::optional<NvrtcOutput> CompileCache::load(const std::string &key, std::strin
   }
   llvm::StringRef text(*bytes);
   auto [header, payload] = text.split('\n');
+  auto [entryKey, hash] = header.split(kHashField);
   std::optional<NvrtcOutput> out;
-  if (!header.consume_front(kMagic))
+  if (!entryKey.consume_front(kMagic))
     problem = "not a fuserc cache entry";
-  else if (header != sha256Hex(payload))
+  else if (entryKey != key)
+    problem = "it is the entry of another key (" + entryKey.take_front(80).str() + ")";
+  else if (hash != entryHash(key, payload))
     problem = "its contents do not match their SHA-256";
   else if (!(out = decodePayload(payload)))
     problem = "its contents are malformed";
@@ -131,7 +143,8 @@ void CompileCache::store(const std::string &key, const NvrtcOutput &output,
   std::string error;
   // Another process may store the same entry meanwhile: both write the same
   // bytes, and each rename replaces a whole file.
-  if (!writeFileAtomically(path, kMagic.str() + sha256Hex(payload) + "\n" + payload, error))
+  const std::string header = kMagic.str() + key + kHashField.str() + entryHash(key, payload);
+  if (!writeFileAtomically(path, header + "\n" + payload, error))
     warning = "cannot write to the cache: " + error;
 }
 

@@ -4,9 +4,10 @@
 //
 // An entry is one file, `DIR/KK/KEY` (KK: the key's first two digits),
 // written to a temporary and renamed into place, so concurrent or killed
-// fuserc runs never leave half an entry. It starts with a SHA-256 of its
-// contents, checked on every read: an entry damaged on disk is reported,
-// removed and compiled again, never used.
+// fuserc runs never leave half an entry. It starts with its key and a
+// SHA-256 of the key and its contents, checked on every read: an entry
+// damaged on disk, or one of another key copied or linked under this one, is
+// reported, removed and compiled again, never used.
 #pragma once
 
 #include "packaging/NvrtcCompiler.h"

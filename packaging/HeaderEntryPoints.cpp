@@ -105,10 +105,12 @@ std::string describeOutputs(const FusionModel &m) {
 
 std::string workspaceSize(const FusionModel &m) {
   const std::string &P = m.prefix;
-  std::string body = "  " + m.fusionPrefix + "_bound bound;\n" + setCaller(m, "workspace_size") +
-                     "  if (!bytes)\n    return " + P + "_fail(" + P +
-                     "_ERROR_INVALID_ARGUMENT, \"bytes is NULL\");\n" + bindCall(m) +
-                     "  *bytes = (size_t)" + m.fusionPrefix + "_workspace_bytes(&bound);\n";
+  std::string body = "  " + m.fusionPrefix + "_bound bound;\n  int64_t needed;\n" +
+                     setCaller(m, "workspace_size") + "  if (!bytes)\n    return " + P + "_fail(" +
+                     P + "_ERROR_INVALID_ARGUMENT, \"bytes is NULL\");\n" + bindCall(m) +
+                     "  needed = " + m.fusionPrefix + "_workspace_bytes(&bound);\n  " + P +
+                     "_TRY(" + P + "_check_workspace_needed(needed));\n" +
+                     "  *bytes = (size_t)needed;\n";
   return wrapCall(P + "_status " + m.fusionPrefix + "_workspace_size",
                   concat(tensorInputParams(m), {"size_t *bytes"}), " {") +
          "\n" + body + "  return " + P + "_succeed();\n}\n";
@@ -212,7 +214,8 @@ std::string hostBlock(const FusionModel &m) {
 
 // The checks that ask the driver, after every other check passed (see
 // check_context in runtime/argument_checks.c): the current context's
-// device, then the memory of each tensor and of the workspace.
+// device, the stream's context, then the memory of each tensor and of the
+// workspace.
 std::string memoryChecks(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::string code;
@@ -226,8 +229,9 @@ std::string memoryChecks(const FusionModel &m) {
     check(o.name, "out_" + o.name);
   if (code.empty())
     return "";
-  return "  if (bound.device_from)\n    " + P + "_TRY(" + P +
-         "_check_context(bound.device_id, bound.device_from));\n" + code +
+  return "  if (bound.device_from) {\n    " + P + "_TRY(" + P +
+         "_check_context(bound.device_id, bound.device_from));\n    " + P + "_TRY(" + P +
+         "_check_stream(stream, bound.device_id, bound.device_from));\n  }\n" + code +
          "  if (workspace_needed > 0)\n    " + P + "_TRY(" + P +
          "_check_memory(\"workspace\", workspace, bound.device_id));\n";
 }

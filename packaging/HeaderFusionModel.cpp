@@ -5,6 +5,8 @@
 #include "packaging/HeaderParts.h"
 #include "packaging/HeaderWriter.h"
 
+#include "ir/ExtentCode.h"
+
 #include <set>
 
 namespace fuserc::header {
@@ -111,14 +113,24 @@ std::vector<std::string> fusionIdentifiers(const FusionModel &m) {
   return ids;
 }
 
+namespace {
+
+std::string boundSymbol(const std::string &symbol, std::string_view bound) {
+  size_t dot = symbol.find(".stride");
+  if (dot == std::string::npos)
+    return std::string(bound) + "sym_" + symbol;
+  return std::string(bound) + "stride_" + symbol.substr(0, dot) + "[" + symbol.substr(dot + 7) +
+         "]";
+}
+
+} // namespace
+
 std::string boundExtent(const Extent &extent, std::string_view bound) {
-  return extentToCode(extent, [&](const std::string &symbol) {
-    size_t dot = symbol.find(".stride");
-    if (dot == std::string::npos)
-      return std::string(bound) + "sym_" + symbol;
-    return std::string(bound) + "stride_" + symbol.substr(0, dot) + "[" + symbol.substr(dot + 7) +
-           "]";
-  });
+  return extentToCode(extent, [&](const std::string &s) { return boundSymbol(s, bound); });
+}
+
+std::string checkedBoundExtent(const Extent &extent, std::string_view bound) {
+  return extentToCheckedCode(extent, [&](const std::string &s) { return boundSymbol(s, bound); });
 }
 
 std::string dlpackCode(DType dtype, const std::string &prefix) {

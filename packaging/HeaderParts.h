@@ -77,6 +77,9 @@ std::vector<std::string> fusionIdentifiers(const FusionModel &model);
 // `extent` as C code, reading symbols and `x.strideK` through `bound`
 // ("b->" or "bound.").
 std::string boundExtent(const Extent &extent, std::string_view bound);
+// The same, every step checked: FUSERC_OVERFLOW when one overflows int64
+// (the header's size computations from user-supplied extents and strides).
+std::string checkedBoundExtent(const Extent &extent, std::string_view bound);
 // The DLPack type code of a dtype, as C ("kDLFloat"; bool: NAME_DL_BOOL).
 std::string dlpackCode(DType dtype, const std::string &prefix);
 std::string cScalarType(DType dtype);

@@ -5,6 +5,9 @@
 // NAME_F_workspace_bytes evaluates the workspace size.
 #include "packaging/HeaderParts.h"
 
+#include <set>
+#include <utility>
+
 namespace fuserc::header {
 namespace {
 
@@ -21,7 +24,7 @@ std::string voidUnused(const std::vector<std::string> &params, const std::string
 }
 
 // Per dim, the element stride of an output's expected layout.
-std::string expectedStrides(const FusionOutput &out) {
+std::string expectedStrides(const FusionOutput &out, const std::string &P) {
   const std::string &o = out.name;
   size_t rank = out.value->rank();
   std::string code;
@@ -45,11 +48,12 @@ std::string expectedStrides(const FusionOutput &out) {
     const std::string &base = view.base->name();
     for (size_t d = 0; d < rank; ++d)
       code += "  e->strides_" + o + "[" + std::to_string(d) +
-              "] = " + boundExtent(view.strides[d], "b->") + ";\n";
+              "] = " + checkedBoundExtent(view.strides[d], "b->") + ";\n";
     code += "  e->data_" + o + " = in_" + base + "->data;\n";
-    code += "  e->byte_offset_" + o + " = (uint64_t)((int64_t)in_" + base + "->byte_offset + " +
-            boundExtent(view.offset, "b->") + " * " +
-            std::to_string(dtypeBytes(view.base->dtype())) + ");\n";
+    code += "  " + P + "_TRY(" + P + "_check_view(\"" + o + "\", e->strides_" + o + ", " +
+            std::to_string(rank) + ", in_" + base + "->byte_offset, " +
+            checkedBoundExtent(view.offset, "b->") + ", " +
+            std::to_string(dtypeBytes(view.base->dtype())) + ", &e->byte_offset_" + o + "));\n";
     code += "  e->device_" + o + " = in_" + base + "->device;\n";
     return code;
   }
@@ -96,6 +100,32 @@ std::string structs(const FusionModel &m) {
   return out;
 }
 
+// The sizes of the values the fusion computes on the way, whose extents
+// come from the inputs' and may overflow where every input's and output's
+// fit (x[N, 1] + y[1, M], summed): each distinct symbolic size once.
+std::string intermediateSizes(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::set<const Value *> ends;
+  for (const Value *v : m.fusion->inputs())
+    ends.insert(v);
+  for (const FusionOutput &o : m.fusion->outputs())
+    ends.insert(o.value);
+  std::set<std::pair<std::string, size_t>> seen;
+  std::string code;
+  for (const auto &op : m.fusion->ops()) {
+    const Value *v = op->result();
+    if (!v || ends.count(v) || v->rank() == 0)
+      continue;
+    Extent count = numElements(v->shape());
+    size_t bytes = dtypeBytes(v->dtype());
+    if (count.constant() || !seen.insert({count.str(), bytes}).second)
+      continue;
+    code += "  " + P + "_TRY(" + P + "_check_count(\"" + v->name() + "\", \"" + count.str() +
+            "\", " + checkedBoundExtent(count, "b->") + ", " + std::to_string(bytes) + "));\n";
+  }
+  return code;
+}
+
 // A slice whose bounds depend on symbols stays inside its operand only at
 // some bindings (a static end of 2 on a dim of extent N): checked once the
 // symbols are bound, before any view or kernel reads through it.
@@ -110,11 +140,13 @@ std::string sliceChecks(const FusionModel &m) {
                  &extent = op->operand(0)->shape()[dim];
     if (start.constant() && count.constant() && extent.constant())
       continue; // inference clamped and checked it
-    const std::string S = boundExtent(start, "b->"), C = boundExtent(count, "b->"),
-                      E = boundExtent(extent, "b->"),
+    // Checked arithmetic: an overflow (FUSERC_OVERFLOW, negative) fails.
+    const std::string S = checkedBoundExtent(start, "b->"), C = checkedBoundExtent(count, "b->"),
+                      E = checkedBoundExtent(extent, "b->"),
                       step = std::to_string(op->attrs().integer("step"));
-    code += "  if (" + C + " < 0 || (" + C + " > 0 && (" + S + " < 0 || " + S + " + (" + C +
-            " - 1) * " + step + "LL >= " + E + ")))\n";
+    const std::string last = "fuserc_cadd(" + S + ", fuserc_cmul(" + C + " - 1, " + step + "LL))";
+    code += "  if (" + C + " < 0 || (" + C + " > 0 && (" + S + " < 0 || " + last +
+            " == FUSERC_OVERFLOW || " + last + " >= " + E + ")))\n";
     code += "    return " + P + "_fail(" + P + "_ERROR_INVALID_ARGUMENT, \"'" +
             op->result()->name() + "' (slice): %lld elements from %lld by step " + step +
             " do not fit dim " + std::to_string(dim) + " of " + op->operand(0)->name() +
@@ -159,7 +191,7 @@ std::string bindInputs(const FusionModel &m) {
         else
           body += check("b->sym_" + *s, "symbol " + *s, " (from " + source.input + ")");
       } else {
-        deferred += check(boundExtent(e, "b->"), e.str(), "");
+        deferred += check(checkedBoundExtent(e, "b->"), e.str(), "");
       }
     }
   }
@@ -170,12 +202,12 @@ std::string bindInputs(const FusionModel &m) {
     if (v->rank() == 0)
       continue;
     const std::string &x = v->name();
-    body += "  " + P + "_strides(in_" + x + ", b->stride_" + x + ");";
+    body += "  " + P + "_strides(in_" + x + ", b->stride_" + x + ");\n";
     if (v->isStrided()) {
-      body += " /* strided: any strides */\n";
+      body += "  " + P + "_TRY(" + P + "_check_span(\"" + x + "\", in_" + x + ", b->stride_" + x +
+              ", " + std::to_string(dtypeBytes(v->dtype())) + ")); /* strided: any strides */\n";
       continue;
     }
-    body += "\n";
     Layout layout = inputLayout(*v);
     std::string list;
     for (size_t k = 0; k < layout.size(); ++k)
@@ -185,10 +217,12 @@ std::string bindInputs(const FusionModel &m) {
     body += "  " + P + "_TRY(" + P + "_check_dense(\"" + x + "\", in_" + x + ", b->stride_" + x +
             ", layout_" + x + ", \"" + layoutText(layout) + "\"));\n";
   }
+  body += intermediateSizes(m);
   body += "  return " + P + "_OK;\n";
 
   return "/* Checks the tensor inputs (pointer, rank, dtype, device, extents, strides)\n"
-         "   and binds the symbols, in argument order. */\n" +
+         "   and binds the symbols, in argument order; then the size of every value\n"
+         "   computed on the way. */\n" +
          wrapCall("static " + P + "_status " + m.fusionPrefix + "_bind_inputs", params, " {") +
          "\n" + layouts + body + "}\n";
 }
@@ -196,7 +230,7 @@ std::string bindInputs(const FusionModel &m) {
 std::string expectOutputs(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::vector<std::string> params = {"const " + m.fusionPrefix + "_bound *b"};
-  std::vector<std::string> names = {"b"};
+  std::vector<std::string> names = {"b", "e"};
   for (const Value *v : m.tensorInputs) {
     params.push_back("const DLTensor *in_" + v->name());
     names.push_back("in_" + v->name());
@@ -213,11 +247,13 @@ std::string expectOutputs(const FusionModel &m) {
     body += "  /* " + o + ": " + what + " */\n";
     for (size_t d = 0; d < out.value->rank(); ++d)
       body += "  e->shape_" + o + "[" + std::to_string(d) +
-              "] = " + boundExtent(out.value->shape()[d], "b->") + ";\n";
-    body += expectedStrides(out);
+              "] = " + checkedBoundExtent(out.value->shape()[d], "b->") + ";\n";
+    // Checked before the strides, which multiply the extents.
     if (out.value->rank() > 0)
       body += "  " + P + "_TRY(" + P + "_check_output_extents(\"" + o + "\", e->shape_" + o + ", " +
-              std::to_string(out.value->rank()) + "));\n";
+              std::to_string(out.value->rank()) + ", " +
+              std::to_string(dtypeBytes(out.value->dtype())) + "));\n";
+    body += expectedStrides(out, P);
   }
   body += "  return " + P + "_OK;\n";
   return "/* The shape and strides of every output, and where views and in-place\n"
@@ -227,10 +263,11 @@ std::string expectOutputs(const FusionModel &m) {
 }
 
 std::string workspaceBytes(const FusionModel &m) {
-  std::string expr = m.code ? boundExtent(m.code->workspaceBytes, "b->") : "(0LL)";
+  std::string expr = m.code ? checkedBoundExtent(m.code->workspaceBytes, "b->") : "(0LL)";
   std::string body = "  return " + expr + ";\n";
   std::string text = m.code ? m.code->workspaceBytes.str() : "0";
-  return "/* Workspace bytes: " + text + ". */\nstatic int64_t " + m.fusionPrefix +
+  return "/* Workspace bytes: " + text +
+         " (FUSERC_OVERFLOW when that overflows). */\nstatic int64_t " + m.fusionPrefix +
          "_workspace_bytes(const " + m.fusionPrefix + "_bound *b) {\n" + voidUnused({"b"}, body) +
          body + "}\n";
 }

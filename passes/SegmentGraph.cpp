@@ -2,6 +2,7 @@
 #include "passes/SegmentGraph.h"
 
 #include <algorithm>
+#include <span>
 
 namespace fuserc {
 namespace {
@@ -38,9 +39,12 @@ SegmentGraph::SegmentGraph(std::shared_ptr<const FusionAnalysis> analysis,
   groups_.resize(n);
   groupOfOp_.resize(n);
   visited_.assign(n, 0);
+  // Ops are in definition order, a topological order of the single ops.
+  slotOf_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     groups_[i].ops = {i};
     groupOfOp_[i] = i;
+    slotOf_[i] = i;
   }
   for (size_t i = 0; i < n; ++i)
     deriveInputsAndOutputs(groups_[i]);
@@ -95,13 +99,27 @@ Segment SegmentGraph::mergedSegment(size_t a, size_t b) const {
 std::vector<size_t> SegmentGraph::neighbours(size_t group) const {
   std::vector<size_t> result;
   const Group &g = groups_[group];
-  for (const Value *v : g.inputs) {
+  for (const Value *v : g.inputs)
     if (v->definingOp())
       result.push_back(groupOfOp_[analysis_->position(*v->definingOp())]);
-    if (!v->isScalarInput())
-      for (const Op *user : analysis_->users(*v))
-        result.push_back(groupOfOp_[analysis_->position(*user)]);
-  }
+  // Of the other readers of a tensor the group reads, those next to one of
+  // its reading ops in op order: pairing every reader of a tensor read by
+  // n groups (a weight of n layer norms) would queue n^2 pairs. Merged
+  // siblings become next to the readers beyond them, so a row of siblings
+  // still merges pair by pair.
+  auto byPosition = [&](const Op *x, size_t p) { return analysis_->position(*x) < p; };
+  for (size_t p : g.ops)
+    for (const Value *v : analysis_->op(p).operands()) {
+      if (v->isLiteral() || v->isScalarInput() ||
+          (v->definingOp() && groupOfOp_[analysis_->position(*v->definingOp())] == group))
+        continue;
+      std::span<const Op *const> users = analysis_->users(*v);
+      auto at = std::lower_bound(users.begin(), users.end(), p, byPosition);
+      if (at != users.begin())
+        result.push_back(groupOfOp_[analysis_->position(**(at - 1))]);
+      if (at != users.end() && at + 1 != users.end())
+        result.push_back(groupOfOp_[analysis_->position(**(at + 1))]);
+    }
   for (const Value *v : g.outputs)
     for (const Op *user : analysis_->users(*v))
       result.push_back(groupOfOp_[analysis_->position(*user)]);
@@ -147,11 +165,24 @@ double SegmentGraph::saving(size_t a, size_t b) const {
   return saved;
 }
 
+std::vector<size_t> SegmentGraph::predecessors(size_t group) const {
+  std::vector<size_t> result;
+  for (const Value *v : groups_[group].inputs)
+    if (v->definingOp())
+      result.push_back(groupOfOp_[analysis_->position(*v->definingOp())]);
+  sortUnique(result);
+  return result;
+}
+
 std::optional<size_t> SegmentGraph::pathStart(size_t from, size_t to) const {
+  // Every group on a path from `from` to `to` lies between them in the
+  // topological order: the search goes no further.
+  if (slotOf_[from] > slotOf_[to])
+    return std::nullopt;
   ++stamp_;
   std::vector<size_t> stack;
   for (size_t start : successors(from)) {
-    if (start == to || visited_[start] == stamp_)
+    if (start == to || visited_[start] == stamp_ || slotOf_[start] > slotOf_[to])
       continue;
     stack.assign(1, start);
     visited_[start] = stamp_;
@@ -161,7 +192,7 @@ std::optional<size_t> SegmentGraph::pathStart(size_t from, size_t to) const {
       for (size_t next : successors(g)) {
         if (next == to)
           return start;
-        if (visited_[next] != stamp_) {
+        if (visited_[next] != stamp_ && slotOf_[next] < slotOf_[to]) {
           visited_[next] = stamp_;
           stack.push_back(next);
         }
@@ -177,9 +208,52 @@ std::optional<size_t> SegmentGraph::cycleThrough(size_t a, size_t b) const {
   return pathStart(b, a);
 }
 
+// Between the slots of u and v (u first), the groups u reaches go after the
+// merged group and those reaching v before it; no group is both (the merge
+// closes no cycle), and the others keep their slots. Costs the size of that
+// stretch of the order, not of the graph.
+void SegmentGraph::reorderForMerge(size_t u, size_t v, size_t merged) {
+  const size_t lo = slotOf_[u], hi = slotOf_[v];
+  auto within = [&](bool forward) {
+    std::vector<size_t> found, stack = {forward ? u : v};
+    ++stamp_;
+    while (!stack.empty()) {
+      size_t g = stack.back();
+      stack.pop_back();
+      for (size_t x : forward ? successors(g) : predecessors(g))
+        if (visited_[x] != stamp_ && slotOf_[x] > lo && slotOf_[x] < hi) {
+          visited_[x] = stamp_;
+          found.push_back(x);
+          stack.push_back(x);
+        }
+    }
+    return found;
+  };
+  std::vector<size_t> after = within(true), before = within(false);
+  auto bySlot = [&](size_t x, size_t y) { return slotOf_[x] < slotOf_[y]; };
+  std::sort(after.begin(), after.end(), bySlot);
+  std::sort(before.begin(), before.end(), bySlot);
+  std::vector<size_t> slots = {lo, hi};
+  for (const auto *list : {&after, &before})
+    for (size_t g : *list)
+      slots.push_back(slotOf_[g]);
+  std::sort(slots.begin(), slots.end());
+  // The last slot stays empty: one group fewer.
+  std::vector<size_t> placed = before;
+  placed.push_back(merged);
+  placed.insert(placed.end(), after.begin(), after.end());
+  for (size_t i = 0; i < placed.size(); ++i)
+    slotOf_[placed[i]] = slots[i];
+}
+
 size_t SegmentGraph::merge(size_t a, size_t b) {
   size_t keep = firstOp(a) < firstOp(b) ? a : b;
   size_t gone = keep == a ? b : a;
+  // Reordered while both groups still have their own inputs and outputs.
+  if (slotOf_[a] < slotOf_[b])
+    reorderForMerge(a, b, keep);
+  else
+    reorderForMerge(b, a, keep);
   Group &k = groups_[keep], &g = groups_[gone];
   for (size_t p : g.ops)
     groupOfOp_[p] = keep;

@@ -38,13 +38,18 @@ public:
   Segment mergedSegment(size_t a, size_t b) const;
 
   // Groups that produce a tensor `group` reads, read one it produces, or
-  // read a tensor it also reads; ascending ids, without `group`.
+  // read a tensor it also reads next to one of its reading ops (in op
+  // order); ascending ids, without `group`.
   std::vector<size_t> neighbours(size_t group) const;
   // Groups reading a tensor `group` produces; ascending ids.
   std::vector<size_t> successors(size_t group) const;
+  // Groups producing a tensor `group` reads; ascending ids.
+  std::vector<size_t> predecessors(size_t group) const;
   double saving(size_t a, size_t b) const;
   // A group on a path a ~> x ~> b or b ~> x ~> a, which merging a and b
-  // would turn into a cycle; none when the merge is safe.
+  // would turn into a cycle; none when the merge is safe. The search visits
+  // only the groups between a and b in a topological order of the groups,
+  // which merges keep (so it costs what lies between them, not the graph).
   std::optional<size_t> cycleThrough(size_t a, size_t b) const;
 
   // Merges the later group (by first op) into the earlier; returns the
@@ -62,11 +67,15 @@ private:
   void deriveInputsAndOutputs(Group &group) const;
   bool readOnlyBy(const Value &value, size_t a, size_t b) const;
   std::optional<size_t> pathStart(size_t from, size_t to) const;
+  void reorderForMerge(size_t u, size_t v, size_t merged);
 
   std::shared_ptr<const FusionAnalysis> analysis_;
   std::vector<double> bytes_;
   std::vector<Group> groups_;
   std::vector<size_t> groupOfOp_;
+  // A topological order of the live groups: each group's slot (slots that
+  // merges emptied stay unused).
+  std::vector<size_t> slotOf_;
   mutable std::vector<unsigned> visited_; // DFS stamps, by group
   mutable unsigned stamp_ = 0;
 };

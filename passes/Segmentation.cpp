@@ -333,10 +333,12 @@ private:
         if (!v->isScalarInput())
           readers[v].push_back(seg.id);
       }
+    // Segments reading one tensor: each with the next reader in launch
+    // order (every pair of a weight's n readers would be n^2 boundaries,
+    // each checked by every scheduler).
     for (const auto &[v, segs] : readers)
-      for (size_t i = 0; i < segs.size(); ++i)
-        for (size_t j = i + 1; j < segs.size(); ++j)
-          boundary(segs[i], segs[j]).shared.push_back(v);
+      for (size_t i = 0; i + 1 < segs.size(); ++i)
+        boundary(segs[i], segs[i + 1]).shared.push_back(v);
 
     std::vector<size_t> groupOfSegment(result_.segments.size());
     for (const auto &[group, segment] : segmentOfGroup_)

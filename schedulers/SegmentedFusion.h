@@ -48,7 +48,8 @@ struct CrossingTensor {
 };
 
 // Two segments that could have been one: one reads what the other
-// produces, or both read the same tensor.
+// produces, or both read the same tensor (of a tensor's readers, each with
+// the next in launch order).
 struct SegmentBoundary {
   size_t first, second;               // segment ids, first < second
   std::vector<const Value *> passed;  // produced by one, read by the other

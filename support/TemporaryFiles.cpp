@@ -70,6 +70,15 @@ bool writeFileAtomically(const std::string &target, const std::string &bytes, st
 
 bool isTemporaryName(const std::string &fileName) { return writerOf(fileName) != 0; }
 
+bool isTemporaryOf(const std::string &fileName, const std::string &target) {
+  return writerOf(fileName) != 0 &&
+         llvm::StringRef(fileName).startswith("." + target + kMarker.str());
+}
+
+std::string keptCopyName(const std::string &target) {
+  return "." + target + kMarker.str() + std::to_string(::getpid()) + "-previous";
+}
+
 void removeOrphanedTemporaries(const std::string &dir) {
   std::error_code ec;
   for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {

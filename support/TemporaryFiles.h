@@ -20,6 +20,12 @@ bool writeFileAtomically(const std::string &target, const std::string &bytes, st
 
 // True for a temporary's file name (not a path).
 bool isTemporaryName(const std::string &fileName);
+// True for the name of a temporary written beside `target` (file names).
+bool isTemporaryOf(const std::string &fileName, const std::string &target);
+// The name (in `target`'s directory) under which this process keeps the
+// previous `target` while it replaces it: a temporary, so a killed run's
+// copy is removed like its other temporaries.
+std::string keptCopyName(const std::string &target);
 
 // Removes the temporaries in `dir` whose writing process no longer runs.
 // Best effort: files that cannot be removed stay.

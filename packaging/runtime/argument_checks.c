@@ -14,6 +14,16 @@ static FUSERC_NAME_UNUSED int64_t FUSERC_NAME_numel(const DLTensor *t) {
   return n;
 }
 
+/* `bytes` times the product of the extents, zero extents counted as 1 (so
+   that an empty tensor's strides fit too), or FUSERC_OVERFLOW. */
+static FUSERC_NAME_UNUSED int64_t FUSERC_NAME_checked_size(const int64_t *shape, int rank, int64_t bytes) {
+  int64_t n = bytes;
+  int d;
+  for (d = 0; d < rank; ++d)
+    n = fuserc_cmul(n, shape[d] > 1 ? shape[d] : 1);
+  return n;
+}
+
 static FUSERC_NAME_UNUSED void FUSERC_NAME_dtype_text(char *buffer, size_t size, DLDataType dtype) {
   static const char *const codes[] = {
       "int", "uint", "float", "opaque", "bfloat", "complex", "bool"};
@@ -25,7 +35,8 @@ static FUSERC_NAME_UNUSED void FUSERC_NAME_dtype_text(char *buffer, size_t size,
 }
 
 /* Pointer, rank, dtype (bool also as uint8), device (kDLCUDA, the device of
-   the first tensor), shape present, extents not negative, data present. */
+   the first tensor), shape present, extents not negative and their size in
+   bytes within int64, data present. */
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_tensor(
     const char *arg, const DLTensor *t, int32_t ndim, uint8_t code, uint8_t bits,
     int32_t *device_id, const char **device_from) {
@@ -64,6 +75,10 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_tensor(
     if (t->shape[d] < 0)
       return FUSERC_NAME_fail(
           FUSERC_NAME_ERROR_INVALID_ARGUMENT, "%s: extent %d is %lld", arg, d, (long long)t->shape[d]);
+  if (FUSERC_NAME_checked_size(t->shape, ndim, bits / 8) == FUSERC_OVERFLOW)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "%s: the product of its extents times its %u-byte elements overflows int64", arg,
+        (unsigned)(bits / 8u));
   if (!t->data && FUSERC_NAME_numel(t) != 0)
     return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT, "%s: data is NULL", arg);
   if (((uintptr_t)t->data + (uintptr_t)t->byte_offset) % (bits / 8u) != 0)
@@ -80,6 +95,9 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_extent(
     const char *from) {
   if (t->shape[dim] == expected)
     return FUSERC_NAME_OK;
+  if (expected == FUSERC_OVERFLOW)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "%s: extent %d should be %s, which overflows int64 for these inputs", arg, dim, what);
   return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT, "%s: extent %d is %lld but %s is %lld%s", arg,
       dim, (long long)t->shape[dim], what, (long long)expected, from);
 }
@@ -92,6 +110,27 @@ static FUSERC_NAME_UNUSED void FUSERC_NAME_strides(const DLTensor *t, int64_t *s
     strides[d] = t->strides ? t->strides[d] : inner;
     inner *= t->shape[d];
   }
+}
+
+/* The bytes from the tensor's start to its last element, at any strides,
+   fit int64, so that no offset a kernel computes wraps around. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_span(
+    const char *arg, const DLTensor *t, const int64_t *strides, int64_t bytes) {
+  int64_t span = 0;
+  int d;
+  if (FUSERC_NAME_numel(t) == 0)
+    return FUSERC_NAME_OK;
+  for (d = 0; d < t->ndim; ++d)
+    if (t->shape[d] > 1)
+      span = fuserc_cadd(span, fuserc_cmul(t->shape[d] - 1,
+                                   strides[d] < 0 ? fuserc_cmul(strides[d], -1) : strides[d]));
+  span = fuserc_cmul(fuserc_cadd(span, 1), bytes);
+  if (t->byte_offset > (uint64_t)INT64_MAX)
+    span = FUSERC_OVERFLOW;
+  if (fuserc_cadd(span, (int64_t)(t->byte_offset & (uint64_t)INT64_MAX)) == FUSERC_OVERFLOW)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "%s: its strides and byte_offset reach past what int64 byte offsets hold", arg);
+  return FUSERC_NAME_OK;
 }
 
 /* Dense in `layout` (outermost first). Dims of extent 1 may have any
@@ -114,14 +153,55 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_dense(
   return FUSERC_NAME_OK;
 }
 
+/* An output's extents as the inputs give them: not negative, and their size
+   in bytes within int64. */
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_output_extents(
-    const char *arg, const int64_t *shape, int rank) {
+    const char *arg, const int64_t *shape, int rank, int64_t bytes) {
   int d;
   for (d = 0; d < rank; ++d)
-    if (shape[d] < 0)
+    if (shape[d] == FUSERC_OVERFLOW)
+      return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+          "%s: extent %d overflows int64 for these inputs", arg, d);
+    else if (shape[d] < 0)
       return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT, "%s: extent %d would be %lld for these inputs",
           arg, d, (long long)shape[d]);
+  if (FUSERC_NAME_checked_size(shape, rank, bytes) == FUSERC_OVERFLOW)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "%s: the product of its extents times its %lld-byte elements overflows int64 for these "
+        "inputs", arg, (long long)bytes);
   return FUSERC_NAME_OK;
+}
+
+/* A view output's strides and start, computed from its base's: none
+   overflowed. `elements` is the start in elements past the base's. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_view(
+    const char *arg, const int64_t *strides, int rank, uint64_t base_offset, int64_t elements,
+    int64_t bytes, uint64_t *byte_offset) {
+  int64_t offset = fuserc_cmul(elements, bytes);
+  int d;
+  for (d = 0; d < rank; ++d)
+    if (strides[d] == FUSERC_OVERFLOW)
+      return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+          "%s: stride %d overflows int64 for these inputs", arg, d);
+  if (base_offset > (uint64_t)INT64_MAX)
+    offset = FUSERC_OVERFLOW;
+  offset = fuserc_cadd(offset, (int64_t)(base_offset & (uint64_t)INT64_MAX));
+  if (offset == FUSERC_OVERFLOW || offset < 0)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "%s: its byte_offset overflows int64 for these inputs", arg);
+  *byte_offset = (uint64_t)offset;
+  return FUSERC_NAME_OK;
+}
+
+/* A value the fusion computes on the way (not an input or output), of
+   `count` elements of `bytes` bytes each: its size fits int64. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_count(
+    const char *value, const char *count_text, int64_t count, int64_t bytes) {
+  if (fuserc_cmul(count, bytes) != FUSERC_OVERFLOW)
+    return FUSERC_NAME_OK;
+  return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+      "value %s: %s elements of %lld bytes overflow int64 for these inputs", value, count_text,
+      (long long)bytes);
 }
 
 /* describe_outputs writes through shape and strides: they must be there. */
@@ -201,6 +281,36 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_context(int32_t d
   return FUSERC_NAME_OK;
 }
 
+/* `stream` belongs to the current context (checked against the tensors'
+   device by check_context): a stream of another context or device would
+   run the kernels where the tensors are not. NULL and the special streams
+   belong to the current context. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_stream(
+    CUstream stream, int32_t device_id, const char *device_from) {
+  CUcontext current = NULL, owner = NULL;
+  CUdevice device = -1;
+  CUresult result = cuStreamGetCtx(stream, &owner);
+  if (result != CUDA_SUCCESS)
+    return FUSERC_NAME_cuda_failure(result, "cuStreamGetCtx (is stream a valid stream?)", NULL);
+  result = cuCtxGetCurrent(&current);
+  if (result != CUDA_SUCCESS)
+    return FUSERC_NAME_cuda_failure(result, "cuCtxGetCurrent", NULL);
+  if (owner == current)
+    return FUSERC_NAME_OK;
+  if (cuCtxPushCurrent(owner) == CUDA_SUCCESS) {
+    if (cuCtxGetDevice(&device) != CUDA_SUCCESS)
+      device = -1;
+    cuCtxPopCurrent(&owner);
+  }
+  if (device >= 0 && device != (CUdevice)device_id)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "stream is on device %d but %s is on device %d", (int)device, device_from,
+        (int)device_id);
+  return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+      "stream belongs to another context than the current one (%s is on device %d)", device_from,
+      (int)device_id);
+}
+
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_memory(
     const char *arg, const void *address, int32_t device_id) {
   CUpointer_attribute attributes[2];
@@ -267,8 +377,17 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_index_flag_read(void *w
   return result == CUDA_SUCCESS ? FUSERC_NAME_OK : FUSERC_NAME_cuda_failure(result, call, NULL);
 }
 
+/* The workspace size as the inputs give it: within int64. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_workspace_needed(int64_t needed) {
+  if (needed == FUSERC_OVERFLOW)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "the workspace size overflows int64 for these inputs");
+  return FUSERC_NAME_OK;
+}
+
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_workspace(
     int64_t needed, const void *workspace, size_t workspace_bytes) {
+  FUSERC_NAME_TRY(FUSERC_NAME_check_workspace_needed(needed));
   if (needed > 0 && (uint64_t)workspace_bytes < (uint64_t)needed)
     return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
         "workspace_bytes is %llu but these inputs need %lld (see workspace_size)",

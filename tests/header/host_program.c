@@ -218,9 +218,52 @@ CUresult cuStreamSynchronize(CUstream stream) {
   return CUDA_SUCCESS;
 }
 
+/* Contexts: the current one (on current_device), and two others a stream
+   may belong to, one on device 0 and one on device 1. Streams are
+   (CUstream)1 (the first) and (CUstream)2 (the second); any other stream
+   belongs to the current context. */
+static int context_current, context_other_0, context_other_1;
+static CUcontext pushed_context;
+
+static int context_device(CUcontext context) {
+  return context == (CUcontext)&context_other_0   ? 0
+         : context == (CUcontext)&context_other_1 ? 1
+                                                   : current_device;
+}
+
 CUresult cuCtxGetDevice(CUdevice *device) {
   count(NULL);
-  *device = current_device;
+  *device = pushed_context ? context_device(pushed_context) : current_device;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetCurrent(CUcontext *context) {
+  count(NULL);
+  *context = pushed_context ? pushed_context : (CUcontext)&context_current;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCtx(CUstream stream, CUcontext *context) {
+  count(NULL);
+  *context = stream == (CUstream)1   ? (CUcontext)&context_other_0
+             : stream == (CUstream)2 ? (CUcontext)&context_other_1
+                                     : (CUcontext)&context_current;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPushCurrent(CUcontext context) {
+  count(NULL);
+  CHECK(pushed_context == NULL);
+  pushed_context = context;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPopCurrent(CUcontext *context) {
+  count(NULL);
+  CHECK(pushed_context != NULL);
+  if (context)
+    *context = pushed_context;
+  pushed_context = NULL;
   return CUDA_SUCCESS;
 }
 
@@ -330,6 +373,16 @@ static void scale_validation(void) {
               "(1, 0))");
   CHECK_ERROR(kernels_scale_workspace_size(&x.t, NULL), kernels_ERROR_INVALID_ARGUMENT,
               "kernels_scale_workspace_size: bytes is NULL");
+  /* Extents whose product overflows int64 are refused, even with data NULL
+     (the wrapped count was 0: an empty tensor). */
+  {
+    static const int64_t huge[2] = {(int64_t)1 << 62, 4}, strides[2] = {1, (int64_t)1 << 62};
+    CHECK_ERROR(kernels_scale_describe_outputs(tensor(&bad, 0, kDLFloat, 32, 2, huge, strides),
+                                               empty_output(&y)),
+                kernels_ERROR_INVALID_ARGUMENT,
+                "kernels_scale_describe_outputs: x: the product of its extents times its 4-byte "
+                "elements overflows int64");
+  }
 
   /* Launch checks the outputs against describe_outputs. */
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kRowMajor35);
@@ -366,6 +419,17 @@ static void views_validation(void) {
               kernels_ERROR_INVALID_ARGUMENT,
               "kernels_views_describe_outputs: u: extent 1 is 6 but symbol K is 7 (from z)");
   tensor(&u, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
+  /* z takes any strides, but not ones whose byte offsets overflow int64. */
+  {
+    static const int64_t far[2] = {1, (int64_t)1 << 61};
+    Tensor zf;
+    CHECK_ERROR(kernels_views_describe_outputs(
+                    &x.t, tensor(&zf, 0x20000, kDLFloat, 32, 2, kZShape, far), &u.t,
+                    empty_output(&a), empty_output(&b), empty_output(&c)),
+                kernels_ERROR_INVALID_ARGUMENT,
+                "kernels_views_describe_outputs: z: its strides and byte_offset reach past what "
+                "int64 byte offsets hold");
+  }
   CHECK(kernels_views_workspace_size(&x.t, &z.t, &u.t, &bytes) == kernels_OK);
   CHECK(bytes == 4 * 4 * 7);
 
@@ -545,6 +609,16 @@ static void launches_through_the_driver(void) {
   CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
               "kernels_scale_launch: x is on device 0 but the current context is on device 1");
   current_device = 0;
+  /* The stream must belong to the current context: one of another device,
+     or another context of the tensors' device, is refused. */
+  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, (CUstream)2),
+              kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_launch: stream is on device 1 but x is on device 0");
+  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, (CUstream)1),
+              kernels_ERROR_INVALID_ARGUMENT,
+              "kernels_scale_launch: stream belongs to another context than the current one "
+              "(x is on device 0)");
+  CHECK(pushed_context == NULL);
   CHECK(launches == launches_before);
   /* Pinned host memory is memory the device can use. */
   tensor(&x, 0x200000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);

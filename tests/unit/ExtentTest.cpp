@@ -1,5 +1,6 @@
 // Unit tests for the symbolic extent algebra (ir/Extent.h).
 #include "ir/Extent.h"
+#include "ir/ExtentCode.h"
 
 #include <gtest/gtest.h>
 
@@ -242,6 +243,18 @@ TEST(ExtentCode, PolynomialsBecome64BitExpressions) {
   EXPECT_EQ(code(Extent::symbol("N")), "((sym_N))");
   EXPECT_EQ(code(Extent::symbol("M") * Extent::symbol("N") - 2), "((sym_M) * (sym_N) + (-2LL))");
   EXPECT_EQ(code(Extent::ceilDiv(Extent::symbol("N"), 4)), "(fuserc_ceildiv(((sym_N)), ((4LL))))");
+}
+
+std::string checkedCode(const Extent &e) {
+  return extentToCheckedCode(e, [](const std::string &s) { return "sym_" + s; });
+}
+
+TEST(ExtentCode, CheckedCodeCallsACheckedHelperForEveryOperation) {
+  EXPECT_EQ(checkedCode(Extent(7)), "((7LL))");
+  EXPECT_EQ(checkedCode(Extent::symbol("M") * Extent::symbol("N") - 2),
+            "(fuserc_cadd(fuserc_cmul((sym_M), (sym_N)), (-2LL)))");
+  EXPECT_EQ(checkedCode(Extent::ceilDiv(260 * Extent::symbol("N"), 256) * 256),
+            "(fuserc_cmul((256LL), fuserc_cceildiv((fuserc_cmul((260LL), (sym_N))), ((256LL)))))");
 }
 
 } // namespace

@@ -101,7 +101,9 @@ TEST(HeaderWriter, ChecksDenseInputsAgainstTheirLayoutAndAcceptsAnyStridesOfStri
   EXPECT_TRUE(contains(h, "static const int layout_x[4] = {0, 2, 3, 1};")) << h;
   EXPECT_TRUE(contains(h, "kernels_TRY(kernels_check_dense(\"x\", in_x, b->stride_x, layout_x, "
                           "\"(0, 2, 3, 1)\"));"));
-  EXPECT_TRUE(contains(h, "kernels_strides(in_z, b->stride_z); /* strided: any strides */\n"));
+  EXPECT_TRUE(contains(h, "kernels_strides(in_z, b->stride_z);\n"
+                          "  kernels_TRY(kernels_check_span(\"z\", in_z, b->stride_z, 4)); "
+                          "/* strided: any strides */\n"));
   EXPECT_FALSE(contains(h, "kernels_check_dense(\"z\""));
 }
 
@@ -113,8 +115,8 @@ TEST(HeaderWriter, DescribesNewBuffersDenseInTheirLayoutAndViewsThroughTheirBase
       << h;
   // views' b = slice(z, dim=1, start=1): z's strides, offset one z.stride1.
   EXPECT_TRUE(contains(h, "  e->strides_b[0] = ((b->stride_z[0]));\n"));
-  EXPECT_TRUE(contains(h, "  e->byte_offset_b = (uint64_t)((int64_t)in_z->byte_offset + "
-                          "((b->stride_z[1])) * 4);\n"));
+  EXPECT_TRUE(contains(h, "  kernels_TRY(kernels_check_view(\"b\", e->strides_b, 2, "
+                          "in_z->byte_offset, ((b->stride_z[1])), 4, &e->byte_offset_b));\n"));
   // c updates u in place: u's memory, u's strides.
   EXPECT_TRUE(contains(h, "  e->data_c = in_u->data;\n"));
   EXPECT_TRUE(contains(h, "  e->strides_c[1] = b->stride_u[1];\n"));

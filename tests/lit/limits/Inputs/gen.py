@@ -150,6 +150,34 @@ def yaml_alias_chain(n):
     return "\n".join(lines) + "\n"
 
 
+def layer_norm_chain(n):
+    # n chained layer norms: each a row reduction the segmenter must split
+    # from the next (segmentation once took time superlinear in n).
+    lines = ["fusion f {", "  input x0: f32[N, C]", "  input w: f32[C]", "  input b: f32[C]"]
+    for i in range(1, n + 1):
+        lines.append(f"  x{i} = layer_norm(x{i - 1}, w, b, axes=[1])")
+    lines += [f"  output x{n}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def outputs_of_one_input(n, expression):
+    # n outputs y{i} = expression(i) of the one input x.
+    lines = ["fusion f {", "  input x: f32[N, C]"]
+    lines += [f"  y{i} = {expression(i)}" for i in range(n)]
+    lines += [f"  output y{i}" for i in range(n)] + ["}"]
+    return "\n".join(lines) + "\n"
+
+
+def many_outputs(n):
+    # n pointwise outputs.
+    return outputs_of_one_input(n, lambda i: f"mul(x, {i + 2})")
+
+
+def many_reductions(n):
+    # n row sums that all read x (n^2 pairs of readers once).
+    return outputs_of_one_input(n, lambda i: f"sum(mul(x, {i + 2}), axes=[1])")
+
+
 KINDS = {
     "nested-calls": nested_calls,
     "nested-lists": nested_lists,
@@ -168,6 +196,9 @@ KINDS = {
     "reshape-rank": reshape_rank,
     "yaml-laughs": yaml_laughs,
     "yaml-alias-chain": yaml_alias_chain,
+    "layer-norm-chain": layer_norm_chain,
+    "many-outputs": many_outputs,
+    "many-reductions": many_reductions,
 }
 
 if __name__ == "__main__":
