@@ -16,6 +16,18 @@ from ._schema import bind_symbols, new_buffer_layouts, op_schema
 from ._torch_call import TorchCall, torch_dtype
 
 
+def view_of(base, shape, strides, offset):
+    """The view of `base` with these shape and strides starting `offset`
+    elements past base's first element, made without reading
+    base.storage_offset() (torch.compile breaks the graph on it): an empty
+    [offset, 0] view at base's start, narrowed to the end of its first
+    dimension, is at base's offset plus `offset` (empty, so even past the
+    storage's end, as an empty slice may be), and as_strided without an
+    offset keeps that."""
+    start = base.as_strided([offset, 0], [1, 1]).narrow(0, offset, 0)
+    return start.as_strided(shape, strides)
+
+
 def _check(condition, message):
     if isinstance(condition, bool):
         if not condition:
@@ -44,7 +56,8 @@ class FusionOp:
         if kwargs or len(values) != len(self.names):
             raise TypeError("%s takes the inputs %s" % (self.spec.name, ", ".join(self.names)))
         result = self.op(*values)
-        new = iter([result] if isinstance(result, torch.Tensor) else result)
+        new = iter(() if result is None else [result] if isinstance(result, torch.Tensor)
+                   else result)
         env = None
         outputs = []
         for o in self.spec.outputs:
@@ -57,10 +70,10 @@ class FusionOp:
                     env = bind_symbols(self.spec, {n: values[self.position[n]] for n in
                                                    (i.name for i in self.spec.tensor_inputs)},
                                        _check)
-                base = values[self.position[o.view.base]]
-                outputs.append(base.as_strided([e.evaluate(env) for e in o.shape],
-                                               [e.evaluate(env) for e in o.view.strides],
-                                               base.storage_offset() + o.view.offset.evaluate(env)))
+                outputs.append(view_of(values[self.position[o.view.base]],
+                                       [e.evaluate(env) for e in o.shape],
+                                       [e.evaluate(env) for e in o.view.strides],
+                                       o.view.offset.evaluate(env)))
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def __repr__(self):
@@ -87,6 +100,9 @@ def _implementations(fusion):
     count = sum(o.kind == "new_buffer" for o in spec.outputs)
 
     def pack(new):
+        # A schema returning `()` (every output in place) needs None.
+        if count == 0:
+            return None
         return new[0] if count == 1 else tuple(new)
 
     def cuda_impl(*values):

@@ -31,6 +31,7 @@ import torch  # noqa: E402
 
 import fuserc  # noqa: E402
 import fuserc.torch  # noqa: E402
+from output_compare import close  # noqa: E402
 
 FAILURES = []
 
@@ -48,21 +49,6 @@ def check(name, fn):
     except Exception as e:  # noqa: BLE001 - every failure is reported, then the next check runs
         report(name, False, "%s: %s" % (type(e).__name__, e))
         traceback.print_exc(limit=4)
-
-
-def close(got, want, name):
-    got, want = got.double(), want.double()
-    if tuple(got.shape) != tuple(want.shape):
-        raise AssertionError("%s: shape %s, expected %s" % (name, tuple(got.shape),
-                                                            tuple(want.shape)))
-    if not got.is_floating_point() or got.dtype == torch.bool:
-        bad = (got != want).double().mean().item()
-        if bad > 1e-4:
-            raise AssertionError("%s: %.3g%% of the values differ" % (name, 100 * bad))
-        return
-    err = (got - want).abs().max().item() / max(1.0, want.abs().max().item())
-    if not err <= 2e-2:
-        raise AssertionError("%s: max error %.3g" % (name, err))
 
 
 def as_tuple(x):
@@ -229,6 +215,7 @@ def two_threads(lib):
 
 
 DIRECT_C = r"""
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c99 */
 #include <dlpack/dlpack.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -33,7 +33,8 @@ class RawCallsTest(unittest.TestCase):
         cls.lib = support.cases_library()
 
     def test_library_and_fusions(self):
-        self.assertEqual(sorted(self.lib.fusions), ["column_sum", "scale_add", "update", "views"])
+        self.assertEqual(sorted(self.lib.fusions), ["column_sum", "nhwc", "scale_add", "update",
+                                               "views"])
         self.assertIs(self.lib.scale_add, self.lib.fusions["scale_add"])
         with self.assertRaisesRegex(AttributeError, "no fusion 'softmax'"):
             self.lib.softmax
@@ -50,6 +51,19 @@ class RawCallsTest(unittest.TestCase):
         shape, strides, data, offset, _ = s.described()
         self.assertEqual((shape, strides, data + offset), ((4, 8), (16, 1), 0x10000 + 2 * 4))
         self.assertEqual(y.described()[:3], ((10, 4), (1, 10), None))
+
+    def test_channels_last_outputs_are_described_as_the_manifest_says(self):
+        # bench's bias_relu_nhwc: an f16 and a bool output, both NHWC.
+        n, c, h, w = 2, 3, 4, 5
+        x = arg([n, c, h, w], [h * w * c, 1, w * c, c], dtype="f16")
+        b = arg([1, c, 1, 1], [c, 1, c, c], dtype="f16", data=0x20000)
+        y, p = self.lib.nhwc.describe_outputs([x, b])
+        nhwc = (h * w * c, 1, w * c, c)
+        self.assertEqual(y.described(), ((n, c, h, w), nhwc, None, 0, (2, 16)))
+        self.assertEqual(p.described(), ((n, c, h, w), nhwc, None, 0, (6, 8)))
+        env = {"N": n, "C": c, "H": h, "W": w}
+        for o in self.lib.manifest.fusion("nhwc").outputs:
+            self.assertEqual(tuple(e.evaluate(env) for e in o.strides), nhwc)
 
     def test_workspace_follows_the_manifest(self):
         lib = self.lib

@@ -45,7 +45,8 @@ class ManifestTest(unittest.TestCase):
     def test_fusions_inputs_and_outputs(self):
         m = self.lib.manifest
         self.assertEqual(m.name, "package_cases")
-        self.assertEqual([f.name for f in m.fusions], ["scale_add", "views", "update", "column_sum"])
+        self.assertEqual([f.name for f in m.fusions], ["scale_add", "views", "update", "column_sum",
+                                                       "nhwc"])
         update = m.fusion("update")
         self.assertEqual(update.c_prefix, "package_cases_update")
         self.assertEqual([(i.name, i.kind, i.dtype) for i in update.inputs],

@@ -36,6 +36,7 @@ class SchemaTest(unittest.TestCase):
             "views": "views(Tensor x) -> Tensor",
             "update": "update(Tensor(a!) w, Tensor(b!) m, Tensor g, bool flag, int step) -> ()",
             "column_sum": "column_sum(Tensor x) -> Tensor",
+            "nhwc": "nhwc(Tensor x, Tensor b) -> (Tensor, Tensor)",
         }
         for f in self.manifest.fusions:
             self.assertEqual(op_schema(f), expected[f.name])
@@ -49,6 +50,14 @@ class SchemaTest(unittest.TestCase):
         s = views.outputs[1]
         self.assertEqual(([e.evaluate(env) for e in s.shape], s.view.offset.evaluate(env)),
                          ([4, 8], 2))
+
+    def test_fake_channels_last_outputs(self):
+        nhwc = self.manifest.fusion("nhwc")
+        env = bind_symbols(nhwc, {"x": Sizes([2, 3, 4, 5]), "b": Sizes([1, 3, 1, 1])}, strict)
+        self.assertEqual([(o.name, o.dtype, shape, strides)
+                          for o, shape, strides in new_buffer_layouts(nhwc, env)],
+                         [("y", "f16", [2, 3, 4, 5], [60, 1, 15, 3]),
+                          ("p", "bool", [2, 3, 4, 5], [60, 1, 15, 3])])
 
     def test_repeated_symbol_must_agree(self):
         f = self.manifest.fusion("scale_add")

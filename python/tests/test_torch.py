@@ -1,6 +1,7 @@
 """The PyTorch side that runs without a GPU: binding arguments, CPU tensors
-refused by the header's validation, and the custom ops' fake
-implementations under FakeTensorMode and a torch.compile trace. Skipped
+refused by the header's validation, the custom ops' fake implementations
+under FakeTensorMode, torch.export and torch.compile(fullgraph=True) on
+meta tensors, and the GPU check's output comparison. Skipped
 where PyTorch is not installed (CI: docs/python.md says why); the GPU check
 (python/tests/gpu_check.py) runs them on the GPU machine."""
 import unittest
@@ -49,12 +50,73 @@ class TorchTest(unittest.TestCase):
             self.assertEqual(c.shape, (100,))
             w, m = torch.empty(3, 5, device="cuda"), torch.empty(3, 5, device="cuda")
             g = torch.empty(3, 5, device="cuda", dtype=torch.bfloat16)
+            # Every output in place: the op returns None, ops.update the inputs.
+            self.assertIsNone(torch.ops.fuserc_cpu_test.update(w, m, g, True, 2))
             w2, m2 = self.ops.update(w, m, g, True, 2)[::-1]
             self.assertIs(w2, w)
             self.assertIs(m2, m)
+            nhwc = torch.empty(2, 3, 4, 5, device="cuda", dtype=torch.float16,
+                               memory_format=torch.channels_last)
+            y, p = self.ops.nhwc(nhwc, torch.empty(1, 3, 1, 1, device="cuda",
+                                                   dtype=torch.float16))
+            self.assertEqual((y.shape, y.stride(), y.dtype), (nhwc.shape, (60, 1, 15, 3),
+                                                              torch.float16))
+            self.assertEqual((p.shape, p.stride(), p.dtype), (nhwc.shape, (60, 1, 15, 3),
+                                                              torch.bool))
             with self.assertRaisesRegex(ValueError, "extent 0 is 7 but N is 8"):
                 self.ops.scale_add(torch.empty(8, device="cuda"), torch.empty(7, device="cuda"),
                                    1.0)
+
+    def test_views_traced_without_graph_breaks(self):
+        # Meta tensors run the fake implementations, so the traced graph runs.
+        ops = self.ops
+        base = torch.empty(64, 112, device="meta")
+        cases = [(lambda x: ops.views(x), base[:, :100]),  # a graph input
+                 (lambda b: ops.views(b[1:, :100]), base)]  # a tensor made in the graph
+        for fn, arg in cases:
+            torch._dynamo.reset()
+            t, s, y = torch.compile(fn, fullgraph=True, backend="eager")(arg)
+            x = arg if arg is not base else base[1:, :100]
+            for got, want in ((t, x.t()), (s, x[:, 2:])):
+                self.assertEqual((got.shape, got.stride(), got.storage_offset()),
+                                 (want.shape, want.stride(), want.storage_offset()))
+            self.assertEqual((y.shape, y.stride()), (x.t().shape, (1, x.shape[1])))
+
+    def test_views_are_made_at_an_offset_from_their_input(self):
+        from fuserc.torch import view_of
+        base = torch.arange(24.0).view(4, 6)[1:, 1:]  # storage offset 7
+        v = view_of(base, [3, 2], [6, 1], 2)
+        self.assertEqual((v.storage_offset(), v.stride(), v.data_ptr()),
+                         (9, (6, 1), base[:, 2:4].data_ptr()))
+        self.assertTrue(torch.equal(v, base[:, 2:4]))
+        # An empty slice may start at the end of an empty storage.
+        empty = view_of(torch.empty(0, 5), [0, 0], [5, 1], 5)
+        self.assertEqual((empty.shape, empty.storage_offset()), ((0, 0), 5))
+
+    def test_in_place_op_traced_without_graph_breaks(self):
+        ops = self.ops
+        w, m = torch.empty(32, 48, device="meta"), torch.empty(32, 48, device="meta")
+        g = torch.empty(32, 48, device="meta", dtype=torch.bfloat16)
+
+        def step(w, m, g):
+            ops.update(w, m, g, True, 3)
+            return w.sum()
+
+        torch._dynamo.reset()
+        total = torch.compile(step, fullgraph=True, backend="aot_eager")(w, m, g)
+        self.assertEqual((total.shape, total.device.type), ((), "meta"))
+
+    def test_bool_outputs_compare_by_the_fraction_that_differ(self):
+        from output_compare import close
+        want = torch.zeros(100000, dtype=torch.bool)
+        got = want.clone()
+        got[:5] = True  # 5e-5 differ: a comparison near zero, f32 against f16
+        close(got, want, "t4")
+        got[:50] = True
+        with self.assertRaisesRegex(AssertionError, "t4: 0.05% of the values differ"):
+            close(got, want, "t4")
+        with self.assertRaisesRegex(AssertionError, "y: max error 0.5"):
+            close(torch.tensor([1.5]), torch.tensor([1.0]), "y")
 
     def test_opcheck_schema_and_fake(self):
         op = torch.ops.fuserc_cpu_test.update.default
