@@ -1,6 +1,8 @@
 // The IR printer (see Printer.h).
 #include "ir/Printer.h"
 
+#include "ir/SourceAttributes.h"
+
 #include <set>
 
 namespace fuserc {
@@ -84,7 +86,8 @@ private:
       os_ << (first ? "" : ", ") << ref_(operand);
       first = false;
     }
-    for (const Attributes::Entry &e : op.attrs().entries()) {
+    const Attributes written = sourceAttributes(op);
+    for (const Attributes::Entry &e : written.entries()) {
       os_ << (first ? "" : ", ") << e.name << "=" << attrValueString(e.value);
       first = false;
     }

@@ -1,9 +1,9 @@
 // The deterministic IR printer used by every dump.
 //
 // Output is text-form source (types follow as `//` comments) that reads
-// back to the same IR, except where inference derived an extent expression
-// the language has no syntax for (e.g. `shape=[M*N]` from a reshape's -1,
-// `start=N - 2` from a negative slice bound on a symbolic dim); anonymous
+// back to the same IR: attributes are printed in a form the parser accepts
+// (SourceAttributes.h), so an extent that inference derived, such as `M*N`
+// from a reshape's -1, is printed as the -1 it normalizes from. Anonymous
 // values are numbered `_0, _1, ...` in definition order, skipping names the
 // fusion already uses. No addresses, no paths, no timestamps.
 //
