@@ -166,6 +166,14 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
   app.add_flag("--no-cache", o.noCache, "do not use the compile cache");
   app.add_option("--depfile", depfile, "write a Make-style depfile of the inputs");
   app.add_flag("-v,--verbose", o.verbose, "say what fuserc is doing");
+  std::string progress = "auto";
+  app.add_option("--progress", progress,
+                 "a line per finished compile and a summary on stderr: auto (when stderr is a "
+                 "terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->multi_option_policy(
+          CLI::MultiOptionPolicy::TakeLast); // a build system's own, then the user's
+  app.add_flag("--time-report", o.timeReport, "print each step's wall-clock time on stderr");
   app.footer("Warnings: -Werror (warnings are errors), -Wno-NAME / -WNAME (turn NAME off / on), "
              "-Werror=NAME, -Wno-error=NAME. NAME: unused-input.");
 
@@ -188,6 +196,9 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
     o.cacheDir = cacheDir;
   if (app.count("--depfile"))
     o.depfile = depfile;
+  o.progress = progress == "always"  ? CompileOptions::Progress::Always
+               : progress == "never" ? CompileOptions::Progress::Never
+                                     : CompileOptions::Progress::Auto;
   try {
     o.dumpStages = resolveDumpStages(dump);
     validate(o, shapes, app.count("--name") != 0);

@@ -28,6 +28,10 @@ struct CompileOptions {
   bool noCache = false;
   std::optional<std::string> depfile;
   bool verbose = false;
+  // One line per finished compile and a summary on stderr: Auto shows them
+  // when stderr is a terminal, as build tools do.
+  enum class Progress { Auto, Always, Never } progress = Progress::Auto;
+  bool timeReport = false; // --time-report: each step's time on stderr
   WarningOptions warnings; // -Werror, -Wno-NAME, ...
 };
 

@@ -5,6 +5,7 @@
 #include "driver/ExitCodes.h"
 #include "driver/OutputFiles.h"
 #include "driver/Pipeline.h"
+#include "driver/RunReport.h"
 #include "frontend/Frontend.h"
 #include "packaging/CompileCache.h"
 #include "packaging/HeaderWriter.h"
@@ -14,6 +15,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -121,9 +123,35 @@ bool writeDepfile(const std::string &path, const std::map<std::string, std::stri
   return writeFileAtomically(path, targets + ":" + deps + "\n", error);
 }
 
+bool showsProgress(const CompileOptions &options) {
+  switch (options.progress) {
+  case CompileOptions::Progress::Always:
+    return true;
+  case CompileOptions::Progress::Never:
+    return false;
+  case CompileOptions::Progress::Auto:
+    return llvm::sys::Process::StandardErrIsDisplayed();
+  }
+  return false;
+}
+
+RunSummary summarize(const PipelineResult &result, const CompileOptions &options) {
+  RunSummary s;
+  s.fusions = result.segmentations.size();
+  for (const FusionCode &f : result.code) {
+    s.kernels += f.kernels.size();
+    for (const KernelPlan &k : f.kernels)
+      s.variants += k.variants.size();
+  }
+  s.archs = options.archs.size();
+  return s;
+}
+
 // Compiles and packages the module, then writes every output file or none.
-int writeOutputs(const PipelineResult &result, const Module &module,
-                 const CompileOptions &options) {
+// Each step's time goes to `times`; with progress shown, a line per compile
+// and the summary go to stderr.
+int writeOutputs(const PipelineResult &result, const Module &module, const CompileOptions &options,
+                 StageTimes &times, const Stopwatch &run) {
   const std::string name = outputName(options);
   if (!isCIdentifier(name)) {
     llvm::errs() << "fuserc: error: the outputs' base name '" << name
@@ -136,8 +164,15 @@ int writeOutputs(const PipelineResult &result, const Module &module,
   packaging.jobs = options.jobs;
   if (!options.noCache)
     packaging.cacheDir = options.cacheDir ? *options.cacheDir : defaultCacheDir();
+  const bool progress = showsProgress(options);
+  if (progress)
+    packaging.onJobDone = [](const CompileJobReport &job) {
+      llvm::errs() << progressLine(job) << "\n";
+      llvm::errs().flush();
+    };
   PackageResult package =
       packageModule(name, module, result.segmentations, result.code, result.cudaSource, packaging);
+  times.insert(times.end(), package.times.begin(), package.times.end());
   if (options.verbose)
     for (const std::string &line : package.log)
       llvm::errs() << "fuserc: " << line << "\n";
@@ -160,12 +195,22 @@ int writeOutputs(const PipelineResult &result, const Module &module,
     return kExitInternalError;
   }
   std::vector<std::string> warnings;
+  Stopwatch writing;
   bool written = writeFilesAtomically(*options.outputDir, package.files, error, &warnings);
+  times.push_back({"write outputs", writing.seconds()});
   for (const std::string &w : warnings)
     llvm::errs() << "fuserc: warning: " << w << "\n";
   if (!written) {
     llvm::errs() << "fuserc: error: " << error << "\n";
     return kExitInternalError;
+  }
+  if (progress) {
+    RunSummary summary = summarize(result, options);
+    summary.nvrtcCompiles = package.nvrtcCompiles;
+    summary.cacheHits = package.cacheHits;
+    summary.seconds = run.seconds();
+    summary.files = &package.files;
+    llvm::errs() << summaryLine(summary) << "\n";
   }
   return kExitSuccess;
 }
@@ -177,9 +222,7 @@ void printDiagnosticCount(const DiagnosticEngine &diag) {
     llvm::errs() << summary << "\n";
 }
 
-} // namespace
-
-int runCompiler(const CompileOptions &options) {
+int compile(const CompileOptions &options, StageTimes &times, const Stopwatch &run) {
   // A run killed while committing its outputs left a journal: finish that
   // commit first, whatever becomes of this run.
   if (options.outputDir && llvm::sys::fs::is_directory(*options.outputDir)) {
@@ -195,7 +238,10 @@ int runCompiler(const CompileOptions &options) {
     return code;
   DiagnosticEngine diag(llvm::errs(), options.warnings);
   Module module;
-  if (!loadFusionFiles(options.inputs, diag, module)) {
+  Stopwatch parsing;
+  const bool loaded = loadFusionFiles(options.inputs, diag, module);
+  times.push_back({"parse", parsing.seconds()});
+  if (!loaded) {
     printDiagnosticCount(diag);
     return kExitInputError;
   }
@@ -217,6 +263,7 @@ int runCompiler(const CompileOptions &options) {
                  << options.inputs.size() << " file(s)\n";
 
   PipelineResult result = runPipeline(module, options, schedulers.selected, diag);
+  times.insert(times.end(), result.times.begin(), result.times.end());
   // The warnings' count, once, before whatever the run does next.
   if (result.status != PipelineResult::Status::InputError && diag.warningCount())
     printDiagnosticCount(diag);
@@ -235,8 +282,19 @@ int runCompiler(const CompileOptions &options) {
   if (!writeDumps(result.dumps, options))
     return kExitInternalError;
   if (options.outputDir)
-    return writeOutputs(result, module, options);
+    return writeOutputs(result, module, options, times, run);
   return kExitSuccess;
+}
+
+} // namespace
+
+int runCompiler(const CompileOptions &options) {
+  Stopwatch run;
+  StageTimes times;
+  const int code = compile(options, times, run);
+  if (options.timeReport)
+    llvm::errs() << timeReport(times, run.seconds());
+  return code;
 }
 
 } // namespace fuserc

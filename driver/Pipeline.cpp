@@ -132,6 +132,7 @@ private:
       os.flush();
       result_.dumps.push_back({std::string(stage), std::move(text), std::string(extension)});
     }
+    result_.times.push_back({"stage " + std::string(stage), stopwatch_.lap()});
     return true;
   }
 
@@ -140,6 +141,7 @@ private:
   std::span<const Scheduler *const> schedulers_;
   DiagnosticEngine &diag_;
   PipelineResult result_;
+  Stopwatch stopwatch_; // each stage's time: its work, verification and dump
 };
 
 } // namespace

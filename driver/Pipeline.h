@@ -16,6 +16,7 @@
 #include "passes/Segmentation.h"
 #include "schedulers/KernelPlan.h"
 #include "support/Diagnostics.h"
+#include "support/StageTimes.h"
 
 #include <span>
 #include <string>
@@ -51,6 +52,8 @@ struct PipelineResult {
   // The module's CUDA translation unit (moduleCudaSource of `code`), made
   // with `code`.
   std::string cudaSource;
+  // Each stage that ran, with its verification and dump ("stage segments").
+  StageTimes times;
 };
 
 // Runs the pipeline on every fusion of `module`, segmenting with

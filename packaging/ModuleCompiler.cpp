@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 namespace fuserc {
@@ -40,27 +41,41 @@ ModuleCompileResult compileModule(const std::string &source, const ModuleCompile
     NvrtcOutput output;
     bool cached = false;
     std::string warning;
+    double seconds = 0;
   };
   std::vector<Job> jobs;
   for (const std::string &arch : archs) {
     bool ptx = arch == result.ptxArch;
-    jobs.push_back({arch, ptx, CompileCache::key(source, arch, ptx, nvrtcOptions), {}, false, ""});
+    jobs.push_back(
+        {arch, ptx, CompileCache::key(source, arch, ptx, nvrtcOptions), {}, false, "", 0});
   }
   // Jobs run on up to `jobs` threads; each writes only its own slot, so the
   // result does not depend on the order they finish in.
   std::atomic<size_t> next{0};
+  std::mutex reportMutex;
+  size_t finished = 0;
+  auto run = [&](Job &job) {
+    if (!options.cacheDir.empty())
+      if (std::optional<NvrtcOutput> hit = cache.load(job.key, job.warning)) {
+        job.output = std::move(*hit);
+        job.cached = true;
+        return;
+      }
+    job.output = compileWithNvrtc(source, options.sourceName, job.arch, job.ptx, nvrtcOptions);
+    if (job.output.ok)
+      cache.store(job.key, job.output, job.warning);
+  };
   auto worker = [&] {
     for (size_t i; (i = next++) < jobs.size();) {
       Job &job = jobs[i];
-      if (!options.cacheDir.empty())
-        if (std::optional<NvrtcOutput> hit = cache.load(job.key, job.warning)) {
-          job.output = std::move(*hit);
-          job.cached = true;
-          continue;
-        }
-      job.output = compileWithNvrtc(source, options.sourceName, job.arch, job.ptx, nvrtcOptions);
-      if (job.output.ok)
-        cache.store(job.key, job.output, job.warning);
+      Stopwatch watch;
+      run(job);
+      job.seconds = watch.seconds();
+      if (!options.onJobDone)
+        continue;
+      std::lock_guard<std::mutex> lock(reportMutex);
+      options.onJobDone({options.sourceName, job.arch, job.cached, job.output.ok, job.seconds,
+                         ++finished, jobs.size()});
     }
   };
   const unsigned wanted = options.jobs ? options.jobs : std::thread::hardware_concurrency();
@@ -82,6 +97,8 @@ ModuleCompileResult compileModule(const std::string &source, const ModuleCompile
       return result;
     }
     result.nvrtcCompiles += !job.cached;
+    result.cacheHits += job.cached;
+    result.times.push_back({(job.cached ? "cache " : "nvrtc ") + job.arch, job.seconds});
     result.resources[job.arch] = job.output.resources;
     images.push_back({smNumber(job.arch), false, job.output.cubin});
     if (job.ptx)
@@ -92,7 +109,9 @@ ModuleCompileResult compileModule(const std::string &source, const ModuleCompile
     result.error = "the CUDA toolkit's 'fatbinary' was not found (set FUSERC_FATBINARY)";
     return result;
   }
+  Stopwatch fatbinWatch;
   FatbinResult fatbin = makeFatbinary(tool, images);
+  result.times.push_back({"fatbinary", fatbinWatch.seconds()});
   if (!fatbin.ok) {
     result.error = fatbin.error;
     return result;

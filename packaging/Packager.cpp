@@ -29,14 +29,20 @@ PackageResult packageModule(const std::string &name, const Module &module,
   compile.jobs = options.jobs;
   compile.sourceName = name + ".cu";
   compile.cacheDir = options.cacheDir.value_or("");
+  compile.onJobDone = options.onJobDone;
   ModuleCompileResult compiled = compileModule(source, compile);
   result.log = compiled.log;
+  result.times = compiled.times;
+  result.nvrtcCompiles = compiled.nvrtcCompiles;
+  result.cacheHits = compiled.cacheHits;
   if (!compiled.ok) {
     result.error = compiled.error;
     result.failedSource = source;
     return result;
   }
+  Stopwatch watch;
   HeaderResult header = writeHeader(name, module, code, compiled.fatbin);
+  result.times.push_back({"header", watch.lap()});
   if (!header.ok) {
     result.error = header.error;
     return result;
@@ -55,8 +61,10 @@ PackageResult packageModule(const std::string &name, const Module &module,
     result.files[name + ".h"] = header.text;
   if (emits("fatbin"))
     result.files[name + ".fatbin"] = compiled.fatbin;
-  if (emits("manifest"))
+  if (emits("manifest")) {
     result.files[name + ".manifest.json"] = writeManifest(contents);
+    result.times.push_back({"manifest", watch.lap()});
+  }
   if (emits("cuda"))
     result.files[name + ".cu"] = source;
   if (emits("so")) {
@@ -66,6 +74,7 @@ PackageResult packageModule(const std::string &name, const Module &module,
       return result;
     }
     result.files["lib" + name + ".so"] = std::move(library.bytes);
+    result.times.push_back({"shared library", watch.lap()});
   }
   result.ok = true;
   return result;

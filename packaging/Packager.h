@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ir/Fusion.h"
+#include "packaging/ModuleCompiler.h"
 #include "schedulers/KernelPlan.h"
 #include "schedulers/SegmentedFusion.h"
 
@@ -20,10 +21,11 @@ namespace fuserc {
 
 // What packaging takes from the command line.
 struct PackageOptions {
-  std::vector<std::string> archs;      // sm_XX, compiled in this order
-  std::vector<std::string> emit;       // header, fatbin, manifest, cuda, so
-  unsigned jobs = 0;                   // NVRTC threads; 0: one per core
-  std::optional<std::string> cacheDir; // absent: no compile cache
+  std::vector<std::string> archs;                          // sm_XX, compiled in this order
+  std::vector<std::string> emit;                           // header, fatbin, manifest, cuda, so
+  unsigned jobs = 0;                                       // NVRTC threads; 0: one per core
+  std::optional<std::string> cacheDir;                     // absent: no compile cache
+  std::function<void(const CompileJobReport &)> onJobDone; // progress (may be empty)
 };
 
 struct PackageResult {
@@ -32,6 +34,9 @@ struct PackageResult {
   std::string failedSource;                 // the CUDA source NVRTC rejected
   std::map<std::string, std::string> files; // file name -> bytes
   std::vector<std::string> log;             // for --verbose
+  StageTimes times;                         // compiles, fatbinary, each file rendered
+  unsigned nvrtcCompiles = 0;               // compile jobs the cache did not serve
+  unsigned cacheHits = 0;
 };
 
 // `cudaSource` is the module's one translation unit (every fusion's
