@@ -58,11 +58,18 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
     if (std::optional<std::string> reason = unsupportedArchitecture(a))
       throw UsageError{"--arch: " + *reason};
   }
-  static const std::vector<std::string> emitKinds{"header", "fatbin", "manifest", "cuda", "so"};
+  static const std::vector<std::string> emitKinds{
+      "header", "source", "single-header", "fatbin", "manifest", "cuda", "so"};
+  auto emits = [&](const char *kind) {
+    return std::find(o.emit.begin(), o.emit.end(), kind) != o.emit.end();
+  };
   for (const std::string &e : o.emit)
     if (std::find(emitKinds.begin(), emitKinds.end(), e) == emitKinds.end())
       throw UsageError{"--emit: unknown kind '" + e +
-                       "'; kinds are header,fatbin,manifest,cuda,so"};
+                       "'; kinds are header,source,single-header,fatbin,manifest,cuda,so"};
+  if (emits("single-header") && (emits("header") || emits("source")))
+    throw UsageError{"--emit: single-header is NAME.h with the implementation inside; it does "
+                     "not go with header or source (NAME.h and NAME.c)"};
   for (const std::string &s : shapes) {
     size_t eq = s.find('=');
     std::string sym = s.substr(0, eq);
@@ -142,7 +149,10 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
                  "dumps and writes nothing");
   app.add_option("--name", o.name, "base name of the outputs (default: first input's stem)");
   app.add_option("--arch", o.archs, "architectures, e.g. sm_80,sm_90")->delimiter(',');
-  app.add_option("--emit", o.emit, "any of header,fatbin,manifest,cuda,so")->delimiter(',');
+  app.add_option("--emit", o.emit,
+                 "any of header,source,single-header,fatbin,manifest,cuda,so (default: "
+                 "header,source,fatbin,manifest)")
+      ->delimiter(',');
   app.add_option("--dump", dump,
                  "print IR after stages: parsed,canonicalize,layout,alias,segments,schedule,"
                  "cuda,all")

@@ -16,7 +16,7 @@ struct CompileOptions {
   std::optional<std::string> outputDir; // -o; absent: check and dump only
   std::string name;                     // base name of the outputs
   std::vector<std::string> archs{"sm_80", "sm_90"};
-  std::vector<std::string> emit{"header", "fatbin", "manifest"};
+  std::vector<std::string> emit{"header", "source", "fatbin", "manifest"};
   std::vector<std::string> dumpStages; // pipeline stage names, in pipeline order
   std::optional<std::string> dumpDir;
   std::string dumpFormat = "text";     // --dump-format: text, or dot (the segments dump only)

@@ -4,7 +4,6 @@ PyTorch tensors passed as DLPack. The fusion is gpu/cases/example.fus,
 z = x * alpha + y. Build its shared library, then run this:
 
   fuserc gpu/cases/example.fus -o kernels
-  printf '#define example_IMPLEMENTATION\\n#include "example.h"\\n' > kernels/example.c
   gcc -shared -fPIC -O2 -std=c99 kernels/example.c -I kernels -I DLPACK_INCLUDE \\
       -I /usr/local/cuda/include -L /usr/local/cuda/lib64/stubs -lcuda -o kernels/libexample.so
   python3 gpu/example_ctypes.py --lib kernels/libexample.so

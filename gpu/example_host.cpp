@@ -1,14 +1,13 @@
-// Running fuserc's generated kernels from C++ with nothing but the header and
-// the CUDA driver API: z = x * alpha + y (gpu/cases/example.fus).
+// Running fuserc's generated kernels from C++ with nothing but the generated
+// files and the CUDA driver API: z = x * alpha + y (gpu/cases/example.fus).
 //
 //   fuserc gpu/cases/example.fus -o kernels
-//   g++ -std=c++17 example_host.cpp -I kernels -I DLPACK_INCLUDE
+//   g++ -std=c++17 example_host.cpp kernels/example.c -I kernels -I DLPACK_INCLUDE
 //       -I /usr/local/cuda/include -L /usr/local/cuda/lib64/stubs -lcuda -o example_host
 //   ./example_host [N]
 //
 // gpu/run_tests.py builds and runs it. It exits 0 when the GPU result
 // matches the same arithmetic on the CPU.
-#define example_IMPLEMENTATION
 #include "example.h"
 
 #include <cmath>

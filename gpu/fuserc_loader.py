@@ -1,8 +1,8 @@
 """Loading fuserc's generated kernels into Python through ctypes.
 
 Shared by the GPU tests (gpu/run_tests.py) and the benchmarks (bench/run.py).
-It runs `fuserc FILE -o DIR`, compiles the generated header NAME.h into a
-shared library (one C file that defines NAME_IMPLEMENTATION and includes it),
+It runs `fuserc FILE -o DIR`, compiles the generated NAME.c into a shared
+library (one C file that includes it, with the testing hook when asked for),
 reads the per-fusion prototypes from the header (docs/header.md), and calls
 NAME_F_describe_outputs / _workspace_size / _launch with DLTensor structures
 built here with ctypes from PyTorch tensors.
@@ -119,13 +119,14 @@ const char *fuserc_test_name(int i) { return i >= 0 && i < hook_count ? hook_nam
 
 def build_shared_library(out_dir, name, dlpack_include, cuda_home="/usr/local/cuda", cc="gcc",
                          variant_hook=False):
-    """Compiles OUT_DIR/NAME.h (with its implementation) into OUT_DIR/libNAME.so;
-    with variant_hook, with the testing hook (VARIANT_HOOK_C) compiled in."""
+    """Compiles OUT_DIR/NAME.c (the implementation of NAME.h) into
+    OUT_DIR/libNAME.so; with variant_hook, with the testing hook
+    (VARIANT_HOOK_C) compiled in."""
     impl = os.path.join(out_dir, name + "_impl.c")
     with open(impl, "w") as f:
         if variant_hook:
             f.write("#define FUSERC_TEST_VARIANTS\n")
-        f.write("#define %s_IMPLEMENTATION\n#include \"%s.h\"\n" % (name, name))
+        f.write("#include \"%s.c\"\n" % name)
         if variant_hook:
             f.write(VARIANT_HOOK_C)
     lib = os.path.join(out_dir, "lib%s.so" % name)
@@ -135,7 +136,7 @@ def build_shared_library(out_dir, name, dlpack_include, cuda_home="/usr/local/cu
            "-L", os.path.join(cuda_home, "lib64", "stubs"), "-lcuda", "-Wl,-Bsymbolic", "-o", lib]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise FusercError("compiling %s.h failed:\n%s\n%s" % (name, " ".join(cmd), proc.stderr))
+        raise FusercError("compiling %s.c failed:\n%s\n%s" % (name, " ".join(cmd), proc.stderr))
     return lib
 
 

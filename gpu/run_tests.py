@@ -271,7 +271,8 @@ def example_commands(args, built, work):
     exe = os.path.join(work, "example_host")
     cuda = args.cuda_home
     compile_cmd = ["g++", "-std=c++17", "-O2", "-Wall", "-Wextra",
-                   os.path.join(HERE, "example_host.cpp"), "-I", built.out_dir,
+                   os.path.join(HERE, "example_host.cpp"),
+                   os.path.join(built.out_dir, EXAMPLE[1] + ".c"), "-I", built.out_dir,
                    "-I", args.dlpack_include, "-I", os.path.join(cuda, "include"),
                    "-L", os.path.join(cuda, "lib64", "stubs"), "-lcuda", "-o", exe]
     return compile_cmd, [exe, "1000003"]

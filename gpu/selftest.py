@@ -124,7 +124,8 @@ def example_signature(args):
 def test_mock_header(args, work):
     out_dir = os.path.join(work, "mock")
     os.makedirs(out_dir)
-    shutil.copy(os.path.join(HERE, "selftest", "example.h"), out_dir)
+    for part in ("example.h", "example.c"):
+        shutil.copy(os.path.join(HERE, "selftest", part), out_dir)
     lib_path = loader.build_shared_library(out_dir, "example", args.dlpack_include,
                                            args.cuda_home)
     library = loader.Library(loader.Build("example.fus", "example", out_dir,

@@ -27,28 +27,49 @@ bool isWordChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// The fatbin as a byte array in a union with uint64_t, which aligns it to
-// 8 bytes in C99 and C++ alike; 16 bytes per line.
+// Whether byte `c` stands for itself in the string literal.
+bool literalByte(unsigned char c) {
+  // '?' would start trigraphs; '"' and '\\' need escapes.
+  return c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?';
+}
+
+// The fatbin as one string literal in a union with uint64_t, which aligns
+// it to 8 bytes in C99 and C++ alike. Printable bytes stand for themselves
+// and the rest are octal escapes, as short as the next character allows (an
+// escape takes up to three octal digits), so the literal is about 2.5 times
+// the image's size and compilers read it far faster than a list of byte
+// constants. The runtime needs POSIX threads, so every compiler that builds
+// it (gcc, clang, ...) takes literals of any length. Lines of about 96
+// characters.
 std::string embedFatbin(const std::string &prefix, const std::string &fatbin) {
   std::string out = "/* The fatbin (" + std::to_string(fatbin.size()) +
                     " bytes): a cubin per architecture and PTX of the newest. */\n";
-  size_t size = fatbin.empty() ? 1 : fatbin.size();
-  out += "static const union {\n  unsigned char bytes[" + std::to_string(size) +
-         "];\n  uint64_t align;\n} " + prefix + "_fatbin = {{\n";
-  if (fatbin.empty())
-    out += "  0\n";
-  for (size_t i = 0; i < fatbin.size(); i += 16) {
-    out += " ";
-    for (size_t j = i; j < fatbin.size() && j < i + 16; ++j) {
-      char byte[8];
-      std::snprintf(byte, sizeof byte, " 0x%02x", static_cast<unsigned char>(fatbin[j]));
-      out += byte;
-      if (j + 1 < fatbin.size())
-        out += ",";
+  // C99 promises literals of 4095 characters; -Wpedantic says so.
+  out += "#if defined(__GNUC__)\n#pragma GCC diagnostic push\n"
+         "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n#endif\n";
+  out += "static const union {\n  char bytes[" + std::to_string(fatbin.size() + 1) +
+         "];\n  uint64_t align;\n} " + prefix + "_fatbin = {\n";
+  out.reserve(out.size() + fatbin.size() * 3);
+  std::string line = "  \"";
+  for (size_t i = 0; i < fatbin.size(); ++i) {
+    const unsigned char c = fatbin[i];
+    if (literalByte(c)) {
+      line += char(c);
+    } else {
+      // A shorter escape would swallow a following literal octal digit.
+      const bool digitNext = i + 1 < fatbin.size() && fatbin[i + 1] >= '0' && fatbin[i + 1] <= '7';
+      char escape[8];
+      std::snprintf(escape, sizeof escape, digitNext ? "\\%03o" : "\\%o", c);
+      line += escape;
     }
-    out += "\n";
+    if (line.size() >= 94) {
+      out += line + "\"\n";
+      line = "  \"";
+    }
   }
-  return out + "}};\n";
+  if (line.size() > 3 || fatbin.empty())
+    out += line + "\"\n";
+  return out + "};\n#if defined(__GNUC__)\n#pragma GCC diagnostic pop\n#endif\n";
 }
 
 } // namespace

@@ -1,11 +1,13 @@
-// The C header NAME.h (docs/header.md is its contract): per fusion the
-// describe_outputs / workspace_size / launch functions with their argument
-// validation, and, under `#ifdef NAME_IMPLEMENTATION`, the embedded fatbin,
-// its lazy thread-safe loading and each kernel's host launch code (the
-// `hostLaunch` blocks of schedulers/KernelPlan.h, pasted after validation).
+// The C interface of a module (docs/header.md is its contract): NAME.h
+// declares per fusion the describe_outputs / workspace_size / launch
+// functions; NAME.c implements them: their argument validation, the
+// embedded fatbin, its lazy thread-safe loading and each kernel's host
+// launch code (the `hostLaunch` blocks of schedulers/KernelPlan.h, pasted
+// after validation). The single-header form puts the implementation in
+// NAME.h under `#ifdef NAME_IMPLEMENTATION` instead.
 //
 // In: the module after every pass (layouts, output kinds and views set), the
-// code of each fusion, the fatbin bytes. Out: the header text, identical
+// code of each fusion, the fatbin bytes. Out: the files' text, identical
 // bytes for identical inputs.
 #pragma once
 
@@ -18,17 +20,24 @@
 
 namespace fuserc {
 
+enum class HeaderForm {
+  Split,  // NAME.h declarations, NAME.c the implementation
+  Single, // NAME.h alone, the implementation under #ifdef NAME_IMPLEMENTATION
+};
+
 struct HeaderResult {
   bool ok = false;
-  std::string error; // why no header could be written (a name that is no C identifier, ...)
-  std::string text;
+  std::string error;  // why no header could be written (a name that is no C identifier, ...)
+  std::string text;   // NAME.h
+  std::string source; // NAME.c (Split only)
 };
 
 // `name` prefixes every identifier of the header (NAME_status, NAME_F_launch).
 // Every fusion with a written output needs its FusionCode (matched by name);
 // a fusion whose outputs are all views may have none.
 HeaderResult writeHeader(const std::string &name, const Module &module,
-                         const std::vector<FusionCode> &code, const std::string &fatbin);
+                         const std::vector<FusionCode> &code, const std::string &fatbin,
+                         HeaderForm form = HeaderForm::Split);
 
 // [A-Za-z_][A-Za-z0-9_]*
 bool isCIdentifier(std::string_view text);

@@ -41,7 +41,8 @@ PackageResult packageModule(const std::string &name, const Module &module,
     return result;
   }
   Stopwatch watch;
-  HeaderResult header = writeHeader(name, module, code, compiled.fatbin);
+  const HeaderForm form = emits("single-header") ? HeaderForm::Single : HeaderForm::Split;
+  HeaderResult header = writeHeader(name, module, code, compiled.fatbin, form);
   result.times.push_back({"header", watch.lap()});
   if (!header.ok) {
     result.error = header.error;
@@ -57,8 +58,10 @@ PackageResult packageModule(const std::string &name, const Module &module,
   contents.segments = summaries;
   contents.resources = &compiled.resources;
   contents.toolchain = currentToolchain(options.archs);
-  if (emits("header"))
+  if (emits("header") || emits("single-header"))
     result.files[name + ".h"] = header.text;
+  if (emits("source"))
+    result.files[name + ".c"] = header.source;
   if (emits("fatbin"))
     result.files[name + ".fatbin"] = compiled.fatbin;
   if (emits("manifest")) {
@@ -68,7 +71,11 @@ PackageResult packageModule(const std::string &name, const Module &module,
   if (emits("cuda"))
     result.files[name + ".cu"] = source;
   if (emits("so")) {
-    SharedLibraryResult library = buildSharedLibrary(host, name, header.text);
+    // The library is always built from the split form.
+    HeaderResult split = form == HeaderForm::Split
+                             ? header
+                             : writeHeader(name, module, code, compiled.fatbin, HeaderForm::Split);
+    SharedLibraryResult library = buildSharedLibrary(host, name, split.text, split.source);
     if (!library.ok) {
       result.error = library.error;
       return result;

@@ -1,9 +1,9 @@
 // The last step of a fuserc run with -o: compiles the module's CUDA source
 // (which the driver hands over, as code generation made it) for every
-// architecture (ModuleCompiler), and renders NAME.h, NAME.fatbin,
-// NAME.manifest.json (and NAME.cu with --emit cuda, libNAME.so with --emit
-// so) in memory. Nothing is written here: the driver writes every file or
-// none.
+// architecture (ModuleCompiler), and renders NAME.h, NAME.c, NAME.fatbin,
+// NAME.manifest.json (NAME.h alone in the single-header form, NAME.cu with
+// --emit cuda, libNAME.so with --emit so) in memory. Nothing is written here: the driver writes
+// every file or none.
 #pragma once
 
 #include "ir/Fusion.h"

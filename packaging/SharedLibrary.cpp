@@ -68,18 +68,16 @@ bool findHostToolchain(HostToolchain &toolchain, std::string &error) {
 }
 
 SharedLibraryResult buildSharedLibrary(const HostToolchain &toolchain, const std::string &name,
-                                       const std::string &header) {
+                                       const std::string &header, const std::string &source) {
   SharedLibraryResult result;
   TemporaryDirectory dir("fuserc-so");
   if (!dir.ok()) {
     result.error = "cannot create a temporary directory for the host compiler";
     return result;
   }
-  std::string source = dir.file("implementation.c");
+  std::string sourcePath = dir.file(name + ".c");
   std::string library = dir.file("lib" + name + ".so");
-  if (!writeFileBytes(dir.file(name + ".h"), header) ||
-      !writeFileBytes(source,
-                      "#define " + name + "_IMPLEMENTATION\n#include \"" + name + ".h\"\n")) {
+  if (!writeFileBytes(dir.file(name + ".h"), header) || !writeFileBytes(sourcePath, source)) {
     result.error = "cannot write into '" + dir.path() + "'";
     return result;
   }
@@ -93,8 +91,8 @@ SharedLibraryResult buildSharedLibrary(const HostToolchain &toolchain, const std
                            "-Wl,-Bsymbolic"});
   std::vector<llvm::StringRef> argv(args.begin(), args.end());
   std::string messages = dir.file("messages.txt");
-  llvm::Optional<llvm::StringRef> redirects[] = {llvm::StringRef(source), llvm::StringRef(messages),
-                                                 llvm::StringRef(messages)};
+  llvm::Optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(sourcePath), llvm::StringRef(messages), llvm::StringRef(messages)};
   std::string message;
   int rc =
       llvm::sys::ExecuteAndWait(toolchain.compiler, argv, llvm::None, redirects, 0, 0, &message);

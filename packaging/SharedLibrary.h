@@ -1,4 +1,4 @@
-// `--emit so`: the generated header's implementation compiled with the host C
+// `--emit so`: the generated implementation (NAME.c) compiled with the host C
 // compiler into libNAME.so, linked against the CUDA driver library, so that a
 // program (the Python package, a dlopen) loads the kernels with no compiler
 // at run time. The toolchain is found once per run, before NVRTC, so a
@@ -28,11 +28,11 @@ struct SharedLibraryResult {
   std::string bytes; // libNAME.so
 };
 
-// Compiles `header` (NAME.h) with NAME_IMPLEMENTATION into a shared library
-// in a private temporary directory. The source comes from stdin, so no
-// temporary path reaches the library: the bytes depend only on the header
-// and the toolchain.
+// Compiles `source` (NAME.c, which includes `header`, NAME.h) into a shared
+// library in a private temporary directory. The source comes from stdin, so
+// no temporary path reaches the library: the bytes depend only on the two
+// files and the toolchain.
 SharedLibraryResult buildSharedLibrary(const HostToolchain &toolchain, const std::string &name,
-                                       const std::string &header);
+                                       const std::string &header, const std::string &source);
 
 } // namespace fuserc

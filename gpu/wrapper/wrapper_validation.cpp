@@ -14,7 +14,6 @@
 //   ./a.out            # prints one line per check; exits 1 if any failed
 //
 // Without a device it prints "no CUDA device: skipped" and exits 0.
-#define validation_IMPLEMENTATION
 #include "validation.h"
 
 #include <dlfcn.h>

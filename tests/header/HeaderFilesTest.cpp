@@ -1,7 +1,8 @@
-// Writes the generated headers the compile tests of tests/header/ build
-// (CMakeLists.txt there): kernels.h with the fusions `scale` and `views`,
-// other.h with `mask` and `take` (tests/unit/PackagingFixtures.h), each embedding a real
-// fatbin of the fixtures' kernels (NVRTC for sm_80 and sm_90 plus PTX).
+// Writes the generated files the compile tests of tests/header/ build
+// (CMakeLists.txt there): kernels.h and kernels.c (the split form) with the
+// fusions `scale` and `views`, other.h (the single-header form) with `mask`
+// and `take` (tests/unit/PackagingFixtures.h), each embedding a real fatbin
+// of the fixtures' kernels (NVRTC for sm_80 and sm_90 plus PTX).
 #include "PackagingFixtures.h"
 #include "packaging/HeaderWriter.h"
 
@@ -19,19 +20,24 @@ void writeFile(const std::string &path, const std::string &text) {
 }
 
 void writeHeaderFor(const char *source, const std::string &name,
-                    const std::vector<FusionCode> &code) {
+                    const std::vector<FusionCode> &code, HeaderForm form) {
   auto compiled = test::compile(source);
   ASSERT_TRUE(compiled->ok) << compiled->diagnostics;
   test::BuiltKernels kernels = test::buildKernels(code);
   ASSERT_TRUE(kernels.error.empty()) << kernels.error;
-  HeaderResult header = writeHeader(name, compiled->module, code, kernels.fatbin);
+  HeaderResult header = writeHeader(name, compiled->module, code, kernels.fatbin, form);
   ASSERT_TRUE(header.ok) << header.error;
-  writeFile(std::string(FUSERC_HEADER_TEST_DIR) + "/" + name + ".h", header.text);
+  const std::string dir = std::string(FUSERC_HEADER_TEST_DIR) + "/";
+  writeFile(dir + name + ".h", header.text);
+  if (form == HeaderForm::Split)
+    writeFile(dir + name + ".c", header.source);
 }
 
 TEST(HeaderFiles, WritesTheHeadersTheCompileTestsBuild) {
-  writeHeaderFor(test::kScaleAndViews, "kernels", {test::scaleCode(), test::viewsCode()});
-  writeHeaderFor(test::kMaskAndTake, "other", {test::maskCode(), test::takeCode()});
+  writeHeaderFor(test::kScaleAndViews, "kernels", {test::scaleCode(), test::viewsCode()},
+                 HeaderForm::Split);
+  writeHeaderFor(test::kMaskAndTake, "other", {test::maskCode(), test::takeCode()},
+                 HeaderForm::Single);
 }
 
 } // namespace

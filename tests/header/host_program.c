@@ -16,9 +16,9 @@
    fake device addresses: nothing is dereferenced. */
 #include "kernels.h"
 #include "other.h"
-#define kernels_IMPLEMENTATION
+/* The implementations: kernels.c (split form), other.h's own section. */
+#include "kernels.c"
 #define other_IMPLEMENTATION
-#include "kernels.h"
 #include "other.h"
 
 #include <pthread.h>

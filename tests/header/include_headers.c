@@ -1,14 +1,14 @@
-/* Includes two generated headers the documented way — declarations first,
-   then, with NAME_IMPLEMENTATION defined, again for the implementation —
-   so the compile tests check both sections, in C99 and in C++, and that two
-   fuserc headers coexist in one translation unit. */
+/* Includes two generated headers, declarations first, then with
+   WITH_IMPLEMENTATION their implementations: kernels.c (the split form) and
+   other.h again with other_IMPLEMENTATION (the single-header form). So the
+   compile tests check every part, in C99 and in C++, and that two fuserc
+   outputs coexist in one translation unit. */
 #include "kernels.h"
 #include "other.h"
 
 #ifdef WITH_IMPLEMENTATION
-#define kernels_IMPLEMENTATION
+#include "kernels.c"
 #define other_IMPLEMENTATION
-#include "kernels.h"
 #include "other.h"
 #endif
 

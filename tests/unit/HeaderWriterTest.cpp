@@ -21,12 +21,15 @@ struct Generated {
   HeaderResult header;
 };
 
+// The single-header form by default: one text to search for every part.
 Generated generate(const std::string &name = "kernels",
-                   const std::string &fatbin = "\x50\xed\x55\xba") {
+                   const std::string &fatbin = "\x50\xed\x55\xba",
+                   HeaderForm form = HeaderForm::Single) {
   Generated g;
   g.compiled = test::compile(test::kScaleAndViews);
   EXPECT_TRUE(g.compiled->ok) << g.compiled->diagnostics;
-  g.header = writeHeader(name, g.compiled->module, {test::scaleCode(), test::viewsCode()}, fatbin);
+  g.header =
+      writeHeader(name, g.compiled->module, {test::scaleCode(), test::viewsCode()}, fatbin, form);
   EXPECT_TRUE(g.header.ok) << g.header.error;
   return g;
 }
@@ -64,17 +67,54 @@ TEST(HeaderWriter, ImplementationHasItsOwnGuardOutsideTheIncludeGuard) {
   EXPECT_TRUE(contains(h, "#include <pthread.h>"));
 }
 
-TEST(HeaderWriter, EmbedsTheFatbinAlignedAndWrapped) {
-  std::string fatbin(40, '\0');
-  for (size_t i = 0; i < fatbin.size(); ++i)
-    fatbin[i] = static_cast<char>(i * 7);
+TEST(HeaderWriter, SplitFormDeclaresInTheHeaderAndImplementsInTheSource) {
+  HeaderResult split = generate("kernels", "\x50\xed\x55\xba", HeaderForm::Split).header;
+  HeaderResult single = generate().header;
+  EXPECT_FALSE(contains(split.text, "kernels_IMPLEMENTATION"));
+  EXPECT_FALSE(contains(split.text, "kernels_fatbin"));
+  EXPECT_TRUE(contains(split.text, "The implementation is kernels.c (C99)"));
+  EXPECT_TRUE(contains(split.source, "#include \"kernels.h\"\n"));
+  // NAME.h of the split form is the single header's declaration part, and
+  // NAME.c holds its implementation part.
+  const std::string guardEnd = "#endif /* kernels_H_INCLUDED */\n";
+  EXPECT_EQ(split.text.substr(split.text.find("#ifndef")),
+            single.text.substr(single.text.find("#ifndef"), single.text.find(guardEnd) +
+                                                                guardEnd.size() -
+                                                                single.text.find("#ifndef")));
+  const std::string body = "#include <pthread.h>";
+  const std::string singleBody = single.text.substr(single.text.find(body));
+  EXPECT_EQ(split.source.substr(split.source.find(body)),
+            singleBody.substr(0, singleBody.find("\n#endif /* kernels_IMPLEMENTATION */")));
+}
+
+TEST(HeaderWriter, EmbedsTheFatbinAsAnAlignedStringLiteral) {
+  // Printable bytes as themselves; '"', '\\' and '?' (trigraphs) escaped;
+  // an escape before an octal digit takes all three digits.
+  std::string fatbin("A\0B\"\\?\x01"
+                     "7\x7f\0",
+                     10);
   std::string h = generate("kernels", fatbin).header.text;
-  EXPECT_TRUE(contains(h, "static const union {\n  unsigned char bytes[40];\n  uint64_t align;\n"
-                          "} kernels_fatbin = {{\n"
-                          "  0x00, 0x07, 0x0e, 0x15, 0x1c, 0x23, 0x2a, 0x31, 0x38, 0x3f, 0x46, "
-                          "0x4d, 0x54, 0x5b, 0x62, 0x69,\n"))
+  EXPECT_TRUE(contains(h, "static const union {\n  char bytes[11];\n  uint64_t align;\n"
+                          "} kernels_fatbin = {\n"
+                          "  \"A\\0B\\42\\134\\77\\0017\\177\\0\"\n};\n"))
       << h;
-  EXPECT_TRUE(contains(h, "\n  0xe0, 0xe7, 0xee, 0xf5, 0xfc, 0x03, 0x0a, 0x11\n}};\n"));
+}
+
+TEST(HeaderWriter, WrapsTheFatbinLiteralInLinesOfAbout96Characters) {
+  std::string fatbin(1000, '\xff');
+  std::string h = generate("kernels", fatbin).header.text;
+  size_t start = h.find("} kernels_fatbin = {\n") + std::string("} kernels_fatbin = {\n").size();
+  size_t end = h.find("\n};\n", start);
+  size_t lines = 0;
+  for (size_t pos = start; pos < end; ++lines) {
+    size_t next = h.find('\n', pos);
+    std::string line = h.substr(pos, std::min(next, end) - pos);
+    EXPECT_LE(line.size(), 100u);
+    EXPECT_EQ(line.substr(0, 3), "  \"");
+    EXPECT_EQ(line.back(), '"');
+    pos = std::min(next, end) + 1;
+  }
+  EXPECT_EQ(lines, 44u); // 1000 escapes "\377", 23 per line
 }
 
 TEST(HeaderWriter, ListsEveryKernelVariantForTheLoader) {
@@ -163,7 +203,7 @@ fusion transposed {
 }
 )");
   ASSERT_TRUE(compiled->ok) << compiled->diagnostics;
-  HeaderResult header = writeHeader("views_only", compiled->module, {}, "");
+  HeaderResult header = writeHeader("views_only", compiled->module, {}, "", HeaderForm::Single);
   ASSERT_TRUE(header.ok) << header.error;
   EXPECT_TRUE(contains(header.text, "#define views_only_NUM_KERNELS 0\n"));
   EXPECT_TRUE(contains(header.text, "(void)ws; (void)st; (void)stream;"));

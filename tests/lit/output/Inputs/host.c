@@ -1,7 +1,6 @@
 /* A host program against a generated header (bias_relu_nhwc): it links
    with the CUDA driver stub, and exercises only validation, which must
    fail before any driver call. Exit 0 when every check holds. */
-#define bias_relu_nhwc_IMPLEMENTATION
 #include "bias_relu_nhwc.h"
 
 #include <stdio.h>

@@ -1,7 +1,6 @@
 /* Calls symbolic_slice's wrappers at bindings where its slices do not fit
    (and one where they do), linked with the CUDA driver stub: the bounds are
    checked before any driver call, with the values in the message. */
-#define symbolic_slice_IMPLEMENTATION
 #include "symbolic_slice.h"
 
 #include <stdio.h>

@@ -4,7 +4,6 @@
    wrapper_overflow_ERROR_INVALID_ARGUMENT with its message, before any
    driver call (it runs against the CUDA driver stub). Prints each message;
    exits 1 if a call returned anything else. */
-#define wrapper_overflow_IMPLEMENTATION
 #include "wrapper_overflow.h"
 
 #include <stdio.h>
