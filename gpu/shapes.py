@@ -52,6 +52,7 @@ BINDINGS = {
     "row_variants.two_reduced_dims": [{"A": 1, "B": 1, "C": 1}, {"A": 7, "B": 3, "C": 5},
                                       {"A": 5, "B": 16, "C": 64}, {"A": 3, "B": 7, "C": 1001},
                                       {"A": 2, "B": 64, "C": 1024}],
+    "composites_issue27": _ROWS,
     "layernorm": _ROWS,
     "rmsnorm": _ROWS,
     "layernorm.layer_norm_composite": _ROWS,
@@ -212,6 +213,7 @@ INT_RANGES = {
     "indexing.scatter_two_per_row": {"idx": ("0", "N")},
     "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
+    "composites_issue27.index_select_0d": {"i": ("0", "N")},
 }
 BINDINGS["reduction_broadcasts.sum_dtype"] = [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}]
 # fuzz_found.fus: the sizes where the fuzzer saw each case fail, and around.
