@@ -88,10 +88,12 @@ bool hasComposite(const Fusion &fusion) {
                      [](const auto &op) { return op->info().composite; });
 }
 
-// Every fusion of the canonicalize golden tests and the bench cases.
+// Every fusion of the canonicalize golden tests, the bench cases and the
+// examples (the cookbook's included).
 std::vector<std::unique_ptr<Fusion>> goldenAndBenchFusions() {
   std::vector<std::string> paths;
-  for (const char *dir : {"tests/lit/passes/canonicalize", "bench/cases", "examples"})
+  for (const char *dir :
+       {"tests/lit/passes/canonicalize", "bench/cases", "examples", "examples/cookbook"})
     for (const auto &entry : fs::directory_iterator(fs::path(FUSERC_SOURCE_DIR) / dir)) {
       const std::string ext = entry.path().extension().string();
       if (ext == ".fus" || ext == ".yaml")
