@@ -115,7 +115,7 @@ def UnsqueezeShape    : ShapeRule<"Unsqueeze", "the input with an extent-1 dim i
 def SliceShape        : ShapeRule<"Slice", "dim becomes ceil((end - start) / step)">;
 def PadShape          : ShapeRule<"Pad", "dim becomes before + extent + after">;
 def CatShape          : ShapeRule<"Cat", "extents along dim add up; other dims must agree">;
-def IndexSelectShape  : ShapeRule<"IndexSelect", "dim becomes the length of the 1-D index">;
+def IndexSelectShape  : ShapeRule<"IndexSelect", "dim becomes the length of the 1-D index (1 for a 0-d index)">;
 def GatherShape       : ShapeRule<"Gather", "the shape of the index, which has the input's rank">;
 def ScatterShape      : ShapeRule<"Scatter", "the shape of the input">;
 def CreationShape     : ShapeRule<"Creation", "`shape`">;
@@ -372,7 +372,7 @@ def CatOp : Op<"cat", CatShape, Promote, "Shape"> {
 
 // Indexing ops -----------------------------------------------------------
 def IndexSelectOp : Op<"index_select", IndexSelectShape, SameAsFirst, "Indexing"> {
-  let summary = "Selects entries of x along `dim` at the positions in the 1-D index.";
+  let summary = "Selects entries of x along `dim` at the positions in the 1-D index; a 0-d index selects one, keeping the dim (extent 1), as torch.index_select.";
   let operands = [Arg<"x", AnyTensor>, Arg<"index", IndexTensor>];
   let attrs = [Req<"dim", AxisAttr>];
   let cpuEval = "evalIndexSelect";
@@ -434,5 +434,27 @@ def RmsNormOp : Op<"rms_norm", NormalizationShape, SameFloat, "Composites"> {
   let operands = [Arg<"x", AnyTensor>, Arg<"w", AnyTensor>];
   let attrs = [Req<"axes", AxisListAttr>, Opt<"eps", NumberAttr, "1e-06">];
   let cpuEval = "evalRmsNorm";
+  let composite = 1;
+}
+def SoftplusOp : Op<"softplus", SameShape, SameFloat, "Composites"> {
+  let summary = "x where beta * x > threshold, else log1p(exp(beta * x)) / beta (as torch.nn.functional.softplus; beta is nonzero and finite).";
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Opt<"beta", NumberAttr, "1">, Opt<"threshold", NumberAttr, "20">];
+  let cpuEval = "evalSoftplus";
+  let composite = 1;
+}
+def LogSumExpOp : Op<"logsumexp", ReductionShape, PromoteFloat, "Composites"> {
+  let summary = "log(sum(exp(x - m))) + m over `axes`, m the max with infinities replaced by 0 (as torch.logsumexp: a lane of -inf gives -inf); integer and bool inputs give f32.";
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Req<"axes", AxisListAttr>, Opt<"keepdim", BoolAttr, "false">];
+  let cpuEval = "evalLogSumExp";
+  let composite = 1;
+}
+def StdOp : Op<"std", ReductionShape, ReduceFloat, "Composites"> {
+  let summary = "Standard deviation over `axes`: sqrt(var(x, correction)), as torch.std.";
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Req<"axes", AxisListAttr>, Opt<"keepdim", BoolAttr, "false">, Opt<"correction", IntAttr, "1">];
+  let cpu = "std::sqrt(ref::reduceVar(values, attrs.integer(\"correction\")))";
+  let cpuEval = "evalReduction";
   let composite = 1;
 }

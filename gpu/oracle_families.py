@@ -211,6 +211,9 @@ def reduction(name):
                 return torch.amin(x, dim=axes, keepdim=keepdim)
             if name == "mean":
                 return torch.mean(x, dim=axes, keepdim=keepdim, dtype=tdtype)
+            if name == "std":
+                return torch.std(x, dim=axes, keepdim=keepdim,
+                                 correction=1 if correction is None else correction)
             return torch.var(x, dim=axes, keepdim=keepdim,
                              correction=1 if correction is None else correction)
         return ref
@@ -285,7 +288,7 @@ def reduction(name):
                 vs.append(Variant("dtype=%s of values beyond f16" % target,
                                   call([1], dtype_attr=target), [Input("x", dtype, big)],
                                   half_in_f32([1], target)))
-        if name == "var":
+        if name in ("var", "std"):
             for c in (0, 2, 7):
                 vs.append(v("correction=%d" % c, gen.random("x", dtype, (3, 5), lo, hi), [1],
                             correction=c))
@@ -300,6 +303,7 @@ def reduction(name):
                "f16 (70000 becomes inf), so those variants' reference sums the input in f32 "
                "and rounds the result.",
         "var": "correction=7 on 5 values divides by max(5 - 7, 0) = 0 (inf or NaN), as torch.",
+        "std": "The composite sqrt(var): correction=7 on 5 values gives inf or NaN, as torch.",
     }.get(name, "")
     dtypes = DTYPES if name == "mean" else None
     return OpEntry(variants, note, dtypes)
@@ -362,8 +366,12 @@ def index_select_entry():
                 v("[5, 4] dim=1, i32 index", (5, 4), 1, gen.index("index", "i32", (6,), 4)),
                 v("[2, 3, 7] dim=-1", (2, 3, 7), -1, gen.index("index", "i64", (3,), 7)),
                 v("empty index", (5, 4), 0, Input("index", "i64", exact([], "i64"))),
-                v("1-D", (6,), 0, gen.index("index", "i32", (9,), 6))]
-    return OpEntry(variants, "The index may be i32 or i64.", tolerance="exact")
+                v("1-D", (6,), 0, gen.index("index", "i32", (9,), 6)),
+                v("0-d index keeps the dim (extent 1)", (5, 4), 1,
+                  Input("index", "i64", exact([3], "i64", ()))),
+                v("0-d i32 index, dim=0", (5, 4), 0, Input("index", "i32", exact([4], "i32", ())))]
+    return OpEntry(variants, "The index may be i32 or i64, 1-D or 0-d (one entry, the dim "
+                             "kept, as torch.index_select).", tolerance="exact")
 
 
 def gather_entry():
@@ -521,3 +529,63 @@ def softmax_entry(fn):
                 v("special rows [%d, 3] dim=1" % n, Input("x", dtype, rows), 1),
                 v("size-1 lane [4, 1] dim=1", gen.random("x", dtype, (4, 1)), 1)]
     return OpEntry(variants)
+
+
+def softplus_entry():
+    """softplus with its beta and threshold, on random and special values."""
+    def variants(dtype, gen):
+        def v(label, x, beta=None, threshold=None):
+            attrs = "".join(", %s=%s" % (k, literal(a)) for k, a in
+                            (("beta", beta), ("threshold", threshold)) if a is not None)
+            return Variant(label, "{op}({x}%s)" % attrs, [x],
+                           lambda x: torch.nn.functional.softplus(
+                               x, beta=1 if beta is None else beta,
+                                                threshold=20 if threshold is None else threshold))
+        return [v("[3, 7] defaults", gen.mixed("x", dtype, (3, 7), -30.0, 30.0)),
+                v("[4, 5] beta=2", gen.random("x", dtype, (4, 5), -15.0, 15.0), beta=2),
+                v("[4, 5] beta=0.5 threshold=3", gen.random("x", dtype, (4, 5), -10.0, 10.0),
+                  beta=0.5, threshold=3),
+                v("[9] beta=-1 (negative)", gen.random("x", dtype, (9,), -25.0, 25.0), beta=-1),
+                v("[6] threshold=0", gen.random("x", dtype, (6,)), threshold=0),
+                v("special values", gen.special("x", dtype)),
+                v("0-d", gen.random("x", dtype, ())),
+                v("empty [0, 3]", gen.random("x", dtype, (0, 3)))]
+    return OpEntry(variants, tolerance="element")
+
+
+def logsumexp_entry():
+    """logsumexp over axes with keepdim: rows of special values (all -inf,
+    +inf, NaN), empty lanes, integer and bool inputs (f32 results)."""
+    def ref(axes, keepdim):
+        def run(x):
+            if not x.is_floating_point():
+                x = x.to(torch.float32)
+            if x.dtype in (torch.float16, torch.bfloat16):
+                return torch.logsumexp(x.float(), axes, keepdim).to(x.dtype)
+            return torch.logsumexp(x, axes, keepdim)
+        return run
+
+    def variants(dtype, gen):
+        def v(label, x, axes, keepdim=False):
+            call = "{op}({x}, axes=%s%s)" % (list(axes), ", keepdim=true" if keepdim else "")
+            return Variant(label, call, [x], ref(list(axes), keepdim))
+        lo, hi = (-10.0, 10.0) if is_float(dtype) else (-20, 20)
+        n = len(SPECIAL[dtype])
+        rows = torch.stack([exact(SPECIAL[dtype], dtype).roll(-k) for k in (0, 1, 3)], dim=1)
+        vs = [v("[3, 7] axes=[1]", gen.random("x", dtype, (3, 7), lo, hi), [1]),
+              v("[3, 4, 5] axes=[0, 2] keepdim", gen.random("x", dtype, (3, 4, 5), lo, hi),
+                [0, 2], keepdim=True),
+              v("[2, 3] all axes", gen.random("x", dtype, (2, 3), lo, hi), [0, 1]),
+              v("special rows [%d, 3] axes=[1]" % n, Input("x", dtype, rows), [1]),
+              v("size-1 [1, 5] axes=[0]", gen.random("x", dtype, (1, 5), lo, hi), [0]),
+              v("empty lanes [0, 3] axes=[0] (-inf)", gen.random("x", dtype, (0, 3)), [0])]
+        if is_float(dtype):
+            inf = float("inf")
+            lanes = exact([-inf, -inf, -inf, inf, 1.0, -inf, 80.0, 80.5, 79.0], dtype, (3, 3))
+            vs.append(v("lanes of -inf, +inf, large values", Input("x", dtype, lanes), [1]))
+        return vs
+    return OpEntry(variants, "Integer and bool inputs compute in f32, as torch.logsumexp converts "
+                             "them to the default float dtype. f16/bf16: fuserc computes in f32 "
+                             "and rounds once (as its other composites), where PyTorch rounds "
+                             "the shift, exp, sum, log and add to the half type in turn; the "
+                             "reference is torch.logsumexp in f32, rounded.")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """GPU tests of fuserc's generated kernels, run on the GPU machine.
 
-For every fusion file (examples/*.fus|yaml, bench/cases/*, gpu/cases/*):
+For every fusion file (examples/*.fus|yaml, examples/cookbook/*.fus, bench/cases/*,
+gpu/cases/*):
 `fuserc FILE -o DIR`, the generated header compiled into a shared library
 and loaded with ctypes; then for each symbol binding of gpu/shapes.py:
 random inputs (PyTorch, on the GPU), the CPU reference (fuserc-interp, .npy
@@ -64,6 +65,7 @@ def parse_args():
 def discover_sources(filter_text):
     """[(group, path)] of every fusion file the tests cover."""
     patterns = [("examples", "examples/*.fus"), ("examples", "examples/*.yaml"),
+                ("examples", "examples/cookbook/*.fus"),
                 ("bench", "bench/cases/*.fus"), ("bench", "bench/cases/*.yaml"),
                 ("gpu", "gpu/cases/*.fus"), ("gpu", "gpu/cases/*.yaml")]
     found = []

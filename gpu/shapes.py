@@ -52,6 +52,7 @@ BINDINGS = {
     "row_variants.two_reduced_dims": [{"A": 1, "B": 1, "C": 1}, {"A": 7, "B": 3, "C": 5},
                                       {"A": 5, "B": 16, "C": 64}, {"A": 3, "B": 7, "C": 1001},
                                       {"A": 2, "B": 64, "C": 1024}],
+    "composites_issue27": _ROWS,
     "layernorm": _ROWS,
     "rmsnorm": _ROWS,
     "layernorm.layer_norm_composite": _ROWS,
@@ -97,6 +98,20 @@ BINDINGS = {
                                    {"M": 64, "N": 1001, "K": 1001}],
     "indexing.random_mask": [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 101, "N": 1000}],
     "sgd_update": [{"R": 1, "C": 1}, {"R": 7, "C": 13}, {"R": 64, "C": 8192}, {"R": 3, "C": 65537}],
+    # examples/cookbook/ (docs/cookbook.md); rope and swiglu share the bench
+    # cases' stems and bindings.
+    "causal_softmax": [{"B": 1, "H": 1, "S": 1}, {"B": 2, "H": 3, "S": 7},
+                       {"B": 1, "H": 2, "S": 101}, {"B": 1, "H": 1, "S": 1000}],
+    "padding_masked_softmax": [{"B": 1, "H": 1, "S": 1}, {"B": 3, "H": 2, "S": 7},
+                               {"B": 2, "H": 2, "S": 101}, {"B": 2, "H": 1, "S": 1000}],
+    "cross_entropy": [{"M": 1, "V": 1}, {"M": 7, "V": 13}, {"M": 13, "V": 101},
+                      {"M": 33, "V": 4099}, {"M": 3, "V": 50257}],
+    "residual_rms_norm": _ROWS,
+    "swiglu.swiglu_fused_projection": [{"M": 1}, {"M": 7}, {"M": 33}],
+    "group_norm": [{"N": 1, "H": 1, "W": 1}, {"N": 2, "H": 7, "W": 5}, {"N": 3, "H": 13, "W": 11},
+                   {"N": 1, "H": 32, "W": 32}],
+    "instance_norm": [{"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 7, "W": 5},
+                      {"N": 3, "C": 13, "H": 13, "W": 11}, {"N": 1, "C": 4, "H": 64, "W": 64}],
 }
 
 # Column (outer / middle) reductions: R (rows reduced) and K (columns) of 1,
@@ -212,6 +227,9 @@ INT_RANGES = {
     "indexing.scatter_two_per_row": {"idx": ("0", "N")},
     "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
+    "composites_issue27.index_select_0d": {"i": ("0", "N")},
+    "padding_masked_softmax": {"lengths": ("0", "S + 1")},
+    "cross_entropy": {"labels": ("0", "V")},
 }
 BINDINGS["reduction_broadcasts.sum_dtype"] = [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}]
 # fuzz_found.fus: the sizes where the fuzzer saw each case fail, and around.

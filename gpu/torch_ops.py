@@ -21,8 +21,9 @@ except ImportError:  # oracle_check.py --list needs neither PyTorch nor NumPy
 
 from oracle_families import (binary, cast_entry, cat_entry, clamp_entry, full_entry,
                              gather_entry, index_select_entry, iota_entry, lerp_entry,
-                             normalization_entry, rand_like_entry, reduction, scatter_entry,
-                             shape_op, softmax_entry, unary, where_entry)
+                             logsumexp_entry, normalization_entry, rand_like_entry, reduction,
+                             scatter_entry, shape_op, softmax_entry, softplus_entry, unary,
+                             where_entry)
 from oracle_semantics import (as_float, bool_identity, broadcast_in_dim_ref, integral_safe_mod,
                               pad_ref, pow_ref, sign_ref, slice_ref, sub_ref)
 
@@ -211,4 +212,7 @@ TABLE = {
     "log_softmax": softmax_entry(lambda x, dim: torch.log_softmax(x, dim)),
     "layer_norm": normalization_entry("layer_norm", 1e-5),
     "rms_norm": normalization_entry("rms_norm", 1e-6),
+    "softplus": softplus_entry(),
+    "logsumexp": logsumexp_entry(),
+    "std": reduction("std"),
 }

@@ -93,6 +93,7 @@ public:
   TensorType run() {
     checkOperands();
     fillDefaults();
+    checkSoftplusAttributes();
     checkShapeAttributeRanks();
     std::vector<Extent> shape = inferShapeRule(kind_, operands_, attrs_);
     checkResultSize(shape);
@@ -103,6 +104,21 @@ public:
   }
 
 private:
+  // softplus divides by 'beta' (PyTorch gives inf or NaN everywhere for 0,
+  // a mistake rather than a use) and compares beta * x with 'threshold'.
+  void checkSoftplusAttributes() {
+    if (kind_ != OpKind::Softplus)
+      return;
+    const double beta = attrs_.number("beta").asDouble();
+    if (beta == 0 || !std::isfinite(beta))
+      fail(opName() +
+               " 'beta' must be a nonzero finite number (the result is divided by it), got " +
+               attrs_.number("beta").str(),
+           -1, "beta");
+    if (std::isnan(attrs_.number("threshold").asDouble()))
+      fail(opName() + " 'threshold' must not be NaN", -1, "threshold");
+  }
+
   // A 'value' attribute (pad's padding, full's elements) is stored as an
   // element of the result, so it must be representable in the result's
   // dtype: 1e300 in f32 or 1e5 in f16 is refused, as PyTorch refuses it,

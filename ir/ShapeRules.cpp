@@ -306,9 +306,10 @@ public:
     std::vector<Extent> out = operand(0)->shape();
     int64_t dim = axisAttr("dim", out.size());
     const std::vector<Extent> &index = operand(1)->shape();
-    if (index.size() != 1)
-      fail(opName() + " index must be 1-D, got " + typeString(operand(1)), 1);
-    out[dim] = index[0];
+    // A 0-d index selects one entry and keeps the dim, as torch.index_select.
+    if (index.size() > 1)
+      fail(opName() + " index must be 1-D or 0-d, got " + typeString(operand(1)), 1);
+    out[dim] = index.empty() ? Extent(1) : index[0];
     return out;
   }
 

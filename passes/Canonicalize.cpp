@@ -196,13 +196,17 @@ private:
     if (op.kind() == OpKind::Scatter)
       if (Value *v = rewriteScatter(rewriter_, operands, op.attrs(), dtype))
         return v;
+    if (op.kind() == OpKind::IndexSelect)
+      if (Value *v = rewriteIndexSelect(rewriter_, operands, op.attrs()))
+        return v;
     return rewriter_.create(op.kind(), operands, op.attrs());
   }
 
   // `v` (what `op` was rebuilt as) as a new value no other output has: the
   // op itself, or for a rewritten op a copy of the op that produced `v`.
   Value *distinctCopy(const Op &op, const std::vector<Value *> &operands, const Value *v) {
-    const bool rewritten = op.info().composite || op.kind() == OpKind::Scatter;
+    const bool rewritten =
+        op.info().composite || op.kind() == OpKind::Scatter || op.kind() == OpKind::IndexSelect;
     if (rewritten && v->definingOp()) {
       const Op &def = *v->definingOp();
       return rewriter_.createDistinct(def.kind(), def.operands(), def.attrs());

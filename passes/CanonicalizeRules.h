@@ -2,8 +2,10 @@
 // applies while it rebuilds a fusion, one concept per file:
 //   CastFolding.cpp             cast pairs that lose nothing, casts that change nothing
 //   ConstantFolding.cpp         ops of literals become literals
-//   CompositeDecomposition.cpp  softmax, log_softmax, layer_norm, rms_norm
+//   CompositeDecomposition.cpp  softmax, log_softmax, layer_norm, rms_norm,
+//                               softplus, logsumexp, std
 //   ScatterRewrite.cpp          scatter into a constant `full` becomes a `where`
+//   IndexSelectRewrite.cpp      a 0-d index_select index becomes 1-D
 //
 // Every rule keeps the reference interpreter's results (Interpreter.h):
 // op results of dtype f16/bf16 are carried at f32 precision and rounded
@@ -46,5 +48,10 @@ Value *decomposeComposite(FusionRewriter &rewriter, OpKind kind,
 // rewrite would not give the interpreter's values.
 Value *rewriteScatter(FusionRewriter &rewriter, const std::vector<Value *> &operands,
                       const Attributes &attrs, DType resultType);
+
+// index_select(x, unsqueeze(index, dim=0), dim) for a 0-d index; null when
+// the index is not 0-d.
+Value *rewriteIndexSelect(FusionRewriter &rewriter, const std::vector<Value *> &operands,
+                          const Attributes &attrs);
 
 } // namespace fuserc::canonicalize_detail

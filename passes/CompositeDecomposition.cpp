@@ -4,9 +4,13 @@
 //   log_softmax  d = x - max(x); d - log(sum(exp(d)))
 //   layer_norm   d = x - mean(x); d * rsqrt(mean(d * d) + eps) * w + b   (biased variance)
 //   rms_norm     x * rsqrt(mean(x * x) + eps) * w
+//   softplus     where(beta * x > threshold, x, log1p(exp(beta * x)) / beta)
+//   logsumexp    m = max(x) with +-inf replaced by 0; log(sum(exp(x - m))) + m
+//   std          sqrt(var(x, correction))
 // Reductions keep their dims so the statistics broadcast back over x.
 // f16/bf16 inputs are computed in f32 (cast in, and cast back to the
-// composite's dtype at the end, as PyTorch's kernels do).
+// composite's dtype at the end, as PyTorch's kernels do); logsumexp's
+// integer and bool inputs are cast to its floating result type first.
 //
 // The interpreter evaluates a composite in double (CompositeEval.cpp), the
 // decomposition op by op in the dtype's precision: results agree within
@@ -81,6 +85,46 @@ Value *rmsNorm(FusionRewriter &rewriter, Value *x, Value *w, const std::vector<i
   return rewriter.binary(OpKind::Mul, normalized, alignParameter(rewriter, w, *x, axes));
 }
 
+// torch.nn.functional.softplus: linear above the threshold, where
+// log1p(exp(beta * x)) / beta equals x in floating point anyway. A beta of 1
+// needs no scaling (x * 1 and y / 1 are exact).
+Value *softplus(FusionRewriter &rewriter, Value *x, const Number &beta, const Number &threshold) {
+  const bool unit = beta.asDouble() == 1;
+  Value *scaled = unit ? x : rewriter.binary(OpKind::Mul, x, rewriter.literal(beta));
+  Value *soft = rewriter.unary(OpKind::Log1p, rewriter.unary(OpKind::Exp, scaled));
+  if (!unit)
+    soft = rewriter.binary(OpKind::Div, soft, rewriter.literal(beta));
+  Value *linear = rewriter.binary(OpKind::Gt, scaled, rewriter.literal(threshold));
+  return rewriter.create(OpKind::Where, {linear, x, soft});
+}
+
+// torch.logsumexp: the shift is the max with infinities replaced by 0, so a
+// lane of -inf gives log(0) = -inf and a lane holding +inf gives +inf, never
+// the NaN of inf - inf. Computed with kept dims and squeezed at the end.
+Value *logSumExp(FusionRewriter &rewriter, Value *x, const std::vector<int64_t> &axes,
+                 bool keepdim) {
+  Value *max = rewriter.reduce(OpKind::Max, x, axes, /*keepdim=*/true);
+  Value *shift = rewriter.create(OpKind::Where, {rewriter.unary(OpKind::Isinf, max),
+                                                 rewriter.literal(Number::integer(0)), max});
+  Value *sum = rewriter.reduce(OpKind::Sum,
+                               rewriter.unary(OpKind::Exp, rewriter.binary(OpKind::Sub, x, shift)),
+                               axes, /*keepdim=*/true);
+  Value *y = rewriter.binary(OpKind::Add, rewriter.unary(OpKind::Log, sum), shift);
+  if (keepdim)
+    return y;
+  Attributes squeeze;
+  squeeze.set("dims", axes);
+  return rewriter.create(OpKind::Squeeze, {y}, std::move(squeeze));
+}
+
+Value *standardDeviation(FusionRewriter &rewriter, Value *x, const Attributes &attrs) {
+  Attributes var;
+  var.set("axes", attrs.axes("axes"));
+  var.set("keepdim", attrs.boolean("keepdim"));
+  var.set("correction", attrs.integer("correction"));
+  return rewriter.unary(OpKind::Sqrt, rewriter.create(OpKind::Var, {x}, std::move(var)));
+}
+
 } // namespace
 
 Value *decomposeComposite(FusionRewriter &rewriter, OpKind kind,
@@ -88,7 +132,11 @@ Value *decomposeComposite(FusionRewriter &rewriter, OpKind kind,
                           DType resultType) {
   if (!opInfo(kind).composite || operands.empty())
     return nullptr;
-  Value *x = rewriter.castIfNeeded(operands[0], computeType(operands[0]->dtype()));
+  // An integer or bool input of a floating composite (logsumexp) computes
+  // in the result's type.
+  const DType inputType = operands[0]->dtype();
+  Value *x = rewriter.castIfNeeded(operands[0],
+                                   computeType(isFloating(inputType) ? inputType : resultType));
   Value *y = nullptr;
   switch (kind) {
   case OpKind::Softmax:
@@ -103,6 +151,15 @@ Value *decomposeComposite(FusionRewriter &rewriter, OpKind kind,
     break;
   case OpKind::RmsNorm:
     y = rmsNorm(rewriter, x, operands.at(1), attrs.axes("axes"), attrs.number("eps"));
+    break;
+  case OpKind::Softplus:
+    y = softplus(rewriter, x, attrs.number("beta"), attrs.number("threshold"));
+    break;
+  case OpKind::LogSumExp:
+    y = logSumExp(rewriter, x, attrs.axes("axes"), attrs.boolean("keepdim"));
+    break;
+  case OpKind::Std:
+    y = standardDeviation(rewriter, x, attrs);
     break;
   default:
     return nullptr;

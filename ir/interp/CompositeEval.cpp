@@ -1,5 +1,6 @@
 // Reference evaluation of composite ops (softmax, log_softmax, layer_norm,
-// rms_norm), computed directly in double. Canonicalization decomposes them
+// rms_norm, softplus, logsumexp; std is a reduction of ReductionEval.cpp),
+// computed directly in double. Canonicalization decomposes them
 // into primitives for the GPU; evaluating the definition here, rather than
 // the decomposition, lets tests check the decomposition too.
 #include "ir/interp/EvalSupport.h"
@@ -77,6 +78,13 @@ double laneMax(const std::vector<double> &lane) {
   for (double v : lane)
     m = ref::maximum(m, v);
   return m;
+}
+
+// An f16 / bf16 composite's result rounded to its dtype (see mapLanes).
+double storedValue(double v, const Op &op, const EvalContext &ctx) {
+  const DType dtype = op.result()->dtype();
+  const bool half = (dtype == DType::F16 || dtype == DType::BF16) && !ctx.kernelOrder;
+  return half ? roundToFloatType(v, dtype) : v;
 }
 
 } // namespace
@@ -174,6 +182,48 @@ Tensor evalRmsNorm(const Op &op, std::span<const Tensor *const> operands, const 
     for (size_t r = 0; r < lane.size(); ++r)
       out[r] = lane[r] / rms * w[r];
   });
+}
+
+Tensor evalSoftplus(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  Tensor result = interp::makeResult(op, ctx);
+  if (result.shape() != x.shape())
+    throw EvalError(interp::describeOp(op) + ": result shape " + interp::shapeText(result.shape()) +
+                    " is not the input shape " + interp::shapeText(x.shape()));
+  const double beta = op.attrs().number("beta").asDouble();
+  const double threshold = op.attrs().number("threshold").asDouble();
+  for (size_t i = 0; i < x.numel(); ++i) {
+    const double v = x.getFloat(i);
+    const double scaled = v * beta;
+    result.setFloat(
+        i, storedValue(scaled > threshold ? v : std::log1p(std::exp(scaled)) / beta, op, ctx));
+  }
+  return result;
+}
+
+Tensor evalLogSumExp(const Op &op, std::span<const Tensor *const> operands,
+                     const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  Tensor result = interp::makeResult(op, ctx);
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
+  if (split.keptOffsets.size() != result.numel())
+    throw EvalError(interp::describeOp(op) + ": reducing " + interp::shapeText(x.shape()) +
+                    " does not give the result shape " + interp::shapeText(result.shape()));
+  std::vector<double> lane(split.reducedOffsets.size());
+  for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+    for (size_t r = 0; r < lane.size(); ++r)
+      lane[r] = x.getFloat(static_cast<size_t>(split.keptOffsets[k] + split.reducedOffsets[r]));
+    // torch.logsumexp shifts by the max, an infinite max by 0 (an empty or
+    // all -inf lane gives log(0) = -inf; a +inf gives +inf); NaN propagates.
+    double m = laneMax(lane);
+    if (std::isinf(m))
+      m = 0;
+    std::vector<double> terms(lane.size());
+    for (size_t r = 0; r < lane.size(); ++r)
+      terms[r] = std::exp(lane[r] - m);
+    result.setFloat(k, storedValue(std::log(laneSum(std::move(terms), op, ctx)) + m, op, ctx));
+  }
+  return result;
 }
 
 } // namespace fuserc

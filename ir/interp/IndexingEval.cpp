@@ -76,12 +76,13 @@ Tensor evalIndexSelect(const Op &op, std::span<const Tensor *const> operands,
   const Tensor &x = interp::operandAt(op, operands, 0);
   const Tensor &index = interp::operandAt(op, operands, 1);
   checkIntegralIndex(op, index);
-  if (index.rank() != 1)
-    fail(op, "the index has rank " + std::to_string(index.rank()) + ", not 1");
+  // A 0-d index is one position (torch.index_select keeps the dim).
+  if (index.rank() > 1)
+    fail(op, "the index has rank " + std::to_string(index.rank()) + ", not 0 or 1");
   Tensor result = interp::makeResult(op, ctx);
   const int64_t dim = checkedAxis(op, "dim", op.attrs().integer("dim"), x.rank());
   std::vector<int64_t> expected = x.shape();
-  expected[dim] = index.shape()[0];
+  expected[dim] = static_cast<int64_t>(index.numel());
   if (result.shape() != expected)
     fail(op, "result shape " + shapeText(result.shape()) + " is not " + shapeText(expected));
   const std::vector<int64_t> xStrides = rowMajorStrides(x.shape());

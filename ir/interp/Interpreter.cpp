@@ -169,16 +169,17 @@ bool computes(const Op &op) {
 // the size of its terms), a layer_norm's that of its mean
 // (layerNormErrorScale). None: the result's magnitude.
 // Either is then multiplied by reductionRounds of the elements reduced per
-// result (layerNormErrorScale does so itself). A var's: below.
+// result (layerNormErrorScale does so itself). A var's and a std's: below.
 std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
                                  const EvalContext &ctx, double relative) {
   std::optional<Tensor> scale;
   if (op.kind() == OpKind::LayerNorm) {
     scale = layerNormErrorScale(op, operands, ctx);
-  } else if (op.kind() == OpKind::Var && operands[0]->isFloating()) {
+  } else if ((op.kind() == OpKind::Var || op.kind() == OpKind::Std) && operands[0]->isFloating()) {
     // A variance near 0 (of nearly equal values) is off by the square of
     // its mean's error, which the deviations carry: (relative * rounds *
-    // mean |x|)^2, expressed in units of `relative`.
+    // mean |x|)^2, expressed in units of `relative`; its square root (std)
+    // by up to that mean's error itself.
     const Tensor &x = *operands[0];
     const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
     scale = interp::makeResult(op, ctx);
@@ -189,7 +190,8 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
         magnitude += std::fabs(x.getFloat(static_cast<size_t>(split.keptOffsets[k] + r)));
       const double meanError = std::fabs(relative) * reductionRounds(n) * magnitude /
                                static_cast<double>(std::max<size_t>(n, 1));
-      scale->setFloat(k, meanError * meanError / std::fabs(relative));
+      const double move = op.kind() == OpKind::Std ? meanError : meanError * meanError;
+      scale->setFloat(k, move / std::fabs(relative));
     }
     return scale;
   } else if (op.kind() == OpKind::Exp && op.result()->dtype() != DType::F64) {

@@ -5,7 +5,8 @@
 // and rounded to f32 after every op whose dtype is f16, bf16 or f32 (the GPU
 // computes f16/bf16 math in f32); f16 and bf16 values are rounded to their
 // dtype only where they are stored: fusion outputs and explicit casts (and
-// the results of the composites softmax, log_softmax, layer_norm, rms_norm).
+// the results of the composites softmax, log_softmax, layer_norm, rms_norm,
+// softplus, logsumexp, std).
 // Integer math wraps to the dtype's width. Reductions accumulate in double
 // (floating) or int64 (integers).
 #pragma once

@@ -1,5 +1,5 @@
 // Reference evaluation of reductions (ShapeRule Reduction): sum, prod, max,
-// min, mean, var. The per-op math is the `cpu` expression of ops.td,
+// min, mean, var, and the composite std. The per-op math is the `cpu` expression of ops.td,
 // compiled into the generated cpuReduce overloads.
 #include "ir/interp/EvalSupport.h"
 #include "ir/interp/ReferenceMath.h"
@@ -78,13 +78,15 @@ std::optional<double> kernelOrderReduce(const Op &op, std::span<const double> va
     return ref::reducePairwise(values, true, narrow);
   case OpKind::Mean:
     return round(ref::reducePairwise(values, false, narrow) / n);
-  case OpKind::Var: {
+  case OpKind::Var:
+  case OpKind::Std: {
     const double mean = round(ref::reducePairwise(values, false, narrow) / n);
     std::vector<double> squares(values.size());
     for (size_t i = 0; i < values.size(); ++i)
       squares[i] = round(round(values[i] - mean) * round(values[i] - mean));
     const double divisor = std::max(n - static_cast<double>(op.attrs().integer("correction")), 0.0);
-    return round(ref::reducePairwise(squares, false, narrow) / divisor);
+    const double var = round(ref::reducePairwise(squares, false, narrow) / divisor);
+    return op.kind() == OpKind::Std ? round(std::sqrt(var)) : var;
   }
   default:
     return std::nullopt;
@@ -121,9 +123,14 @@ Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
                                : cpuReduce(op.kind(), std::span<const double>(values), op.attrs()));
         }
       } else {
+        // A composite (std) rounds an f16 / bf16 result, as PyTorch's kernel
+        // does (perturbed runs round after the move: Interpreter.cpp).
+        const bool half = op.info().composite && floatType != resultType;
         reduceAll<double>(
             op, x, split, [&](size_t i) { return interp::readAsFloat(x, i, floatType); },
-            [&](size_t k, double v) { result.setFloat(k, v); });
+            [&](size_t k, double v) {
+              result.setFloat(k, half ? roundToFloatType(v, resultType) : v);
+            });
       }
     } else {
       reduceAll<int64_t>(

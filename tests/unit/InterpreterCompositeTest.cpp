@@ -1,8 +1,10 @@
 // Unit tests for the reference interpreter's composite ops, evaluated
-// directly in double: softmax, log_softmax, layer_norm and rms_norm.
+// directly in double: softmax, log_softmax, layer_norm, rms_norm, softplus,
+// logsumexp and std.
 #include "InterpreterTestUtil.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace fuserc;
 using namespace fuserc::testutil;
@@ -83,4 +85,71 @@ TEST(InterpreterComposite, HalfResultsRoundToTheirDTypeAsTheDecompositionDoes) {
   const std::vector<double> v = floatValues(outputs[0]);
   EXPECT_EQ(v[2], roundToFloatType(e2 / sum, DType::F16));
   EXPECT_NE(v[2], f32(e2 / sum));
+}
+
+namespace {
+const double kInf = std::numeric_limits<double>::infinity();
+
+Attributes softplusAttrs(double beta, double threshold) {
+  return makeAttrs({{"beta", Number::floating(beta)}, {"threshold", Number::floating(threshold)}});
+}
+Attributes reductionAttrs(std::vector<int64_t> axes, bool keepdim, int64_t correction = -1) {
+  Attributes attrs = makeAttrs({{"axes", std::move(axes)}, {"keepdim", keepdim}});
+  if (correction >= 0)
+    attrs.set("correction", correction);
+  return attrs;
+}
+} // namespace
+
+TEST(InterpreterComposite, SoftplusIsLinearAboveTheThresholdAsTorch) {
+  Tensor x = floats(DType::F64, {5}, {0, 1, 20, 21, -kInf});
+  std::vector<double> v =
+      floatValues(runOp(OpKind::Softplus, {x}, DType::F64, {5}, softplusAttrs(1, 20)));
+  EXPECT_DOUBLE_EQ(v[0], std::log(2.0));
+  EXPECT_DOUBLE_EQ(v[1], std::log1p(std::exp(1.0)));
+  EXPECT_DOUBLE_EQ(v[2], std::log1p(std::exp(20.0))); // beta * x == threshold: not linear
+  EXPECT_EQ(v[3], 21.0);
+  EXPECT_EQ(v[4], 0.0);
+  // beta scales the input and divides the result; the threshold compares beta * x.
+  std::vector<double> scaled =
+      floatValues(runOp(OpKind::Softplus, {x}, DType::F64, {5}, softplusAttrs(-0.5, 3)));
+  EXPECT_DOUBLE_EQ(scaled[1], std::log1p(std::exp(-0.5)) / -0.5);
+  EXPECT_EQ(scaled[4], -kInf); // -0.5 * -inf = inf > 3: x itself
+}
+
+TEST(InterpreterComposite, LogSumExpShiftsByTheMaxAndKeepsInfinities) {
+  // Rows: finite; all -inf (torch: -inf); a +inf (torch: +inf); -inf beside
+  // finite values; NaN.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Tensor x =
+      floats(DType::F64, {5, 3},
+             {1000, 1000, 1000, -kInf, -kInf, -kInf, kInf, 1, -kInf, -kInf, 0, 1, nan, 0, 1});
+  std::vector<double> v =
+      floatValues(runOp(OpKind::LogSumExp, {x}, DType::F64, {5}, reductionAttrs({1}, false)));
+  EXPECT_DOUBLE_EQ(v[0], 1000 + std::log(3.0)); // no overflow
+  EXPECT_EQ(v[1], -kInf);
+  EXPECT_EQ(v[2], kInf);
+  EXPECT_DOUBLE_EQ(v[3], std::log(1 + std::exp(1.0)));
+  EXPECT_TRUE(std::isnan(v[4]));
+  // keepdim and an integer input (its result is f32).
+  Tensor i = ints(DType::I32, {2, 2}, {0, 0, 1, 1});
+  std::vector<double> k =
+      floatValues(runOp(OpKind::LogSumExp, {i}, DType::F32, {1, 1}, reductionAttrs({0, 1}, true)));
+  EXPECT_EQ(k, (std::vector<double>{f32(1 + std::log(2 + 2 * std::exp(-1.0)))}));
+}
+
+TEST(InterpreterComposite, StdIsTheSquareRootOfTheCorrectedVariance) {
+  Tensor x = floats(DType::F64, {2, 4}, {1, 2, 3, 4, 5, 5, 5, 5});
+  std::vector<double> v =
+      floatValues(runOp(OpKind::Std, {x}, DType::F64, {2}, reductionAttrs({1}, false, 1)));
+  EXPECT_DOUBLE_EQ(v[0], std::sqrt(5.0 / 3));
+  EXPECT_EQ(v[1], 0.0);
+  std::vector<double> biased =
+      floatValues(runOp(OpKind::Std, {x}, DType::F64, {2, 1}, reductionAttrs({1}, true, 0)));
+  EXPECT_DOUBLE_EQ(biased[0], std::sqrt(1.25));
+  // A bf16 result is rounded, as torch.std's kernel rounds it.
+  Tensor h = floats(DType::BF16, {3}, {0, 1, 3});
+  std::vector<double> half =
+      floatValues(runOp(OpKind::Std, {h}, DType::BF16, {}, reductionAttrs({0}, false, 1)));
+  EXPECT_EQ(half[0], roundToFloatType(std::sqrt(7.0 / 3), DType::BF16));
 }

@@ -24,6 +24,16 @@ TEST(InterpreterIndexing, IndexSelectPicksEntriesAlongDim) {
             (std::vector<double>{20, 21, 22}));
 }
 
+TEST(InterpreterIndexing, IndexSelectWithAZeroDimIndexKeepsTheDim) {
+  // torch.index_select(x, 1, tensor(2)) has shape [2, 1].
+  Tensor index = ints(DType::I64, {}, {2});
+  EXPECT_EQ(floatValues(runOp(OpKind::IndexSelect, {grid(), index}, DType::F32, {2, 1}, dim(1))),
+            (std::vector<double>{12, 22}));
+  Tensor outOfRange = ints(DType::I32, {}, {2});
+  expectMentions(runOpError(OpKind::IndexSelect, {grid(), outOfRange}, DType::F32, {1, 3}, dim(0)),
+                 {"index 2", "dim 0", "extent 2"});
+}
+
 TEST(InterpreterIndexing, IndexSelectOutOfRangeIsAnError) {
   Tensor index = ints(DType::I64, {2}, {0, 3});
   std::string error = runOpError(OpKind::IndexSelect, {grid(), index}, DType::F32, {2, 2}, dim(1));

@@ -47,7 +47,8 @@ TEST(OpTables, CoversTheDesignsMinimumOpSet) {
                            "pad",         "cat",         "index_select",
                            "gather",      "scatter",     "full",
                            "iota",        "rand_like",   "softmax",
-                           "log_softmax", "layer_norm",  "rms_norm"})
+                           "log_softmax", "layer_norm",  "rms_norm",
+                           "softplus",    "logsumexp",   "std"})
     EXPECT_NE(lookupOp(name), nullptr) << name;
 }
 
@@ -99,8 +100,8 @@ TEST(OpTables, CompositesAndViewsAreMarked) {
   for (const OpInfo &op : allOps())
     if (op.composite)
       composites.insert(op.name);
-  EXPECT_EQ(composites,
-            (std::set<std::string_view>{"softmax", "log_softmax", "layer_norm", "rms_norm"}));
+  EXPECT_EQ(composites, (std::set<std::string_view>{"softmax", "log_softmax", "layer_norm",
+                                                    "rms_norm", "softplus", "logsumexp", "std"}));
   EXPECT_TRUE(lookupOp("permute")->viewable);
   EXPECT_FALSE(lookupOp("add")->viewable);
 }

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> exampleAndBenchFiles() {
   std::vector<std::string> files;
-  for (const char *dir : {"examples", "bench/cases"})
+  for (const char *dir : {"examples", "examples/cookbook", "bench/cases"})
     for (const auto &entry : fs::directory_iterator(fs::path(FUSERC_SOURCE_DIR) / dir)) {
       std::string ext = entry.path().extension().string();
       if (ext == ".fus" || ext == ".yaml" || ext == ".yml")
