@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Compile-time scaling of fuserc: wall time and peak memory against fusion size.
+"""Compile time of fuserc: the suite's build cost, and scaling with fusion size.
 
-Runs on the CPU (no GPU needed). For each shape of fusion and each size it
+Runs on the CPU (no GPU needed). With --suite it measures what a build
+waits for, per bench case, example and a five-fusion module (the cookbook's
+residual RMSNorm, causal softmax, RoPE, GroupNorm and SwiGLU, compiled in one
+run): fuserc cold (--no-cache) and warm (a filled cache), both for --archs
+(default sm_80,sm_90), its peak memory, the sizes of NAME.h, NAME.c and
+NAME.fatbin, and `gcc -O2 -c NAME.c`'s time. Otherwise, for each shape of fusion and each size it
 writes a generated .fus file and times fuserc in up to four modes:
 
   check    fuserc X.fus                         frontend + passes + scheduling
@@ -19,10 +24,12 @@ and prints a markdown table. Shapes:
 Compile time should grow about linearly with the op count: the last column
 gives time per op relative to the smallest size of the same shape and mode.
 
+  python3 bench/compile_time.py --fuserc build/cli/fuserc --suite
   python3 bench/compile_time.py --fuserc build/cli/fuserc
   python3 bench/compile_time.py --fuserc build/cli/fuserc --sizes 100,1000 --modes check,full
 """
 import argparse
+import glob
 import os
 import subprocess
 import sys
@@ -102,8 +109,69 @@ def run(cmd, timeout):
     return wall, usage.ru_maxrss / 1024, p.returncode, text
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIVE_FUSIONS = ["residual_rms_norm", "causal_softmax", "rope", "group_norm", "swiglu"]
+
+
+def suite_entries():
+    """(label, [input files]) of every bench case, example and the
+    five-fusion module."""
+    entries = []
+    for pattern in ("bench/cases/*.fus", "bench/cases/*.yaml", "examples/*.fus",
+                    "examples/*.yaml"):
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern))):
+            entries.append((os.path.relpath(path, ROOT), [path]))
+    five = [os.path.join(ROOT, "examples", "cookbook", n + ".fus") for n in FIVE_FUSIONS]
+    entries.append(("five fusions (cookbook)", five))
+    return entries
+
+
+def kb(path):
+    return os.path.getsize(path) / 1024 if os.path.exists(path) else 0
+
+
+def measure_suite(args):
+    include = ["-I", args.dlpack_include, "-I", os.path.join(args.cuda_home, "include")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (label, inputs) in enumerate(suite_entries()):
+            out, cache = os.path.join(tmp, f"out{i}"), os.path.join(tmp, f"cache{i}")
+            base = [args.fuserc] + inputs + ["-o", out, "--name", "k", "--arch", args.archs]
+            cold, rss, code, err = run(base + ["--no-cache"], args.timeout)
+            if code != 0:
+                rows.append((label, None, None, None, 0, 0, 0, None, f"exit {code}: {err[:200]}"))
+                continue
+            run(base + ["--cache-dir", cache], args.timeout)  # fills the cache
+            warm, _, _, _ = run(base + ["--cache-dir", cache], args.timeout)
+            gcc, _, gcc_code, gcc_err = run(
+                ["gcc", "-O2", "-std=c99", "-c", os.path.join(out, "k.c"), "-o",
+                 os.path.join(out, "k.o"), "-I", out] + include, args.timeout)
+            note = "" if gcc_code == 0 else f"gcc exit {gcc_code}: {gcc_err[:200]}"
+            rows.append((label, cold, warm, rss, kb(os.path.join(out, "k.h")),
+                         kb(os.path.join(out, "k.c")), kb(os.path.join(out, "k.fatbin")),
+                         gcc if gcc_code == 0 else None, note))
+            print(f"{label:40} cold {cold:6.2f}s warm {warm:6.3f}s", file=sys.stderr)
+    print(f"| input | cold {args.archs} (s) | warm (s) | peak RSS (MiB) | NAME.h (KB) | "
+          "NAME.c (KB) | fatbin (KB) | (h + c) / fatbin | gcc -O2 NAME.c (s) | note |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for label, cold, warm, rss, h, c, fat, gcc, note in rows:
+        if cold is None:
+            print(f"| {label} | - | - | - | - | - | - | - | - | {note} |")
+            continue
+        ratio = (h + c) / fat if fat else 0
+        gcc_text = f"{gcc:.2f}" if gcc is not None else "-"
+        print(f"| {label} | {cold:.2f} | {warm:.3f} | {rss:.0f} | {h:.1f} | {c:.0f} | {fat:.0f} | "
+              f"{ratio:.2f} | {gcc_text} | {note} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--suite", action="store_true",
+                    help="the bench cases', examples' and a five-fusion module's build cost")
+    ap.add_argument("--archs", default="sm_80,sm_90", help="--suite: fuserc --arch")
+    ap.add_argument("--dlpack-include", default="/usr/include",
+                    help="--suite: the directory holding dlpack/dlpack.h, for gcc")
+    ap.add_argument("--cuda-home", default="/usr/local/cuda", help="--suite: for gcc's cuda.h")
     ap.add_argument("--fuserc", required=True)
     ap.add_argument("--sizes", default="100,1000,10000,100000")
     ap.add_argument("--shapes", default="chain,wide,mixed")
@@ -112,6 +180,9 @@ def main():
                     help="largest op count compiled with NVRTC (mode full)")
     ap.add_argument("--timeout", type=float, default=300)
     args = ap.parse_args()
+    if args.suite:
+        measure_suite(args)
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     modes = args.modes.split(",")
     rows = []

@@ -4,7 +4,6 @@
 // them, FUSERC_NAME spelled as the header's name.
 #include "packaging/HeaderParts.h"
 
-#include <cstdio>
 #include <initializer_list>
 #include <set>
 
@@ -58,13 +57,16 @@ std::string embedFatbin(const std::string &prefix, const std::string &fatbin) {
     } else {
       // A shorter escape would swallow a following literal octal digit.
       const bool digitNext = i + 1 < fatbin.size() && fatbin[i + 1] >= '0' && fatbin[i + 1] <= '7';
-      char escape[8];
-      std::snprintf(escape, sizeof escape, digitNext ? "\\%03o" : "\\%o", c);
-      line += escape;
+      line += '\\';
+      if (digitNext || c >= 0100)
+        line += char('0' + (c >> 6));
+      if (digitNext || c >= 010)
+        line += char('0' + ((c >> 3) & 7));
+      line += char('0' + (c & 7));
     }
     if (line.size() >= 94) {
-      out += line + "\"\n";
-      line = "  \"";
+      out.append(line).append("\"\n");
+      line.resize(3);
     }
   }
   if (line.size() > 3 || fatbin.empty())
