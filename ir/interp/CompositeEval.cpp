@@ -205,10 +205,7 @@ Tensor evalLogSumExp(const Op &op, std::span<const Tensor *const> operands,
                      const EvalContext &ctx) {
   const Tensor &x = interp::operandAt(op, operands, 0);
   Tensor result = interp::makeResult(op, ctx);
-  const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
-  if (split.keptOffsets.size() != result.numel())
-    throw EvalError(interp::describeOp(op) + ": reducing " + interp::shapeText(x.shape()) +
-                    " does not give the result shape " + interp::shapeText(result.shape()));
+  const interp::AxisSplit split = interp::splitReducedAxes(op, x, result);
   std::vector<double> lane(split.reducedOffsets.size());
   for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
     for (size_t r = 0; r < lane.size(); ++r)

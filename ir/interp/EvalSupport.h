@@ -76,6 +76,9 @@ struct AxisSplit {
 };
 AxisSplit splitAxes(const std::vector<int64_t> &shape, const std::vector<int64_t> &axes,
                     const Op &op);
+// The split of `x` by the op's `axes` attribute, checked to give one kept
+// element per element of `result`.
+AxisSplit splitReducedAxes(const Op &op, const Tensor &x, const Tensor &result);
 
 // Operand i, checked to exist (guards against a malformed IR).
 const Tensor &operandAt(const Op &op, std::span<const Tensor *const> operands, size_t i);

@@ -142,6 +142,14 @@ AxisSplit splitAxes(const std::vector<int64_t> &shape, const std::vector<int64_t
   return split;
 }
 
+AxisSplit splitReducedAxes(const Op &op, const Tensor &x, const Tensor &result) {
+  AxisSplit split = splitAxes(x.shape(), op.attrs().axes("axes"), op);
+  if (split.keptOffsets.size() != result.numel())
+    throw EvalError(describeOp(op) + ": reducing " + shapeText(x.shape()) +
+                    " does not give the result shape " + shapeText(result.shape()));
+  return split;
+}
+
 const Tensor &operandAt(const Op &op, std::span<const Tensor *const> operands, size_t i) {
   if (i >= operands.size() || operands[i] == nullptr)
     throw EvalError(describeOp(op) + ": operand " + std::to_string(i) + " is missing");

@@ -99,10 +99,7 @@ Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
                      const EvalContext &ctx) {
   const Tensor &x = interp::operandAt(op, operands, 0);
   Tensor result = interp::makeResult(op, ctx);
-  const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
-  if (split.keptOffsets.size() != result.numel())
-    throw EvalError(interp::describeOp(op) + ": reducing " + interp::shapeText(x.shape()) +
-                    " does not give the result shape " + interp::shapeText(result.shape()));
+  const interp::AxisSplit split = interp::splitReducedAxes(op, x, result);
 
   // The domain follows the result dtype, with f16 and bf16 math in f32
   // (docs/language.md): inputs convert to it first, then accumulate in
