@@ -6,7 +6,6 @@
 #include "schedulers/BuiltinSchedulers.h"
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
-#include "schedulers/ReductionGrouping.h"
 #include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
 
@@ -33,15 +32,6 @@ public:
       return Verdict::reject(*reason);
     const ReductionRows &rows = std::get<ReductionRows>(found);
     const FusionAnalysis &a = segment.analysis();
-    // Neither the rows nor the columns generator reduces interleaved dims.
-    for (const Op *op : rows.reductions) {
-      const ReductionGrouping g = groupReductionDims(a, rows, *op);
-      if (g.kind == ReductionGrouping::Kind::Interleaved)
-        return Verdict::reject(
-            a.quoted(*op->result()) + " reduces axes " + axesString(rows.axes) + " of " +
-            typeString(*op->operand(0)) + ", which interleave with kept dims in memory (layout " +
-            layoutString(g.order) + "); no kernel family reduces interleaved dims");
-    }
 
     std::vector<bool> depends = dependsOnReduction(segment);
     for (size_t i = 0; i < segment.ops().size(); ++i) {

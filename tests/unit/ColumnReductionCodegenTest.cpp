@@ -191,8 +191,19 @@ TEST(ColumnReductionCodegen, NonElementwisePrologueUsesTheGeneralVariantOnly) {
   EXPECT_NE(k.selection.find("always (the prologue is not elementwise)"), std::string::npos);
 }
 
-// Interleaved kept and reduced dims never reach this generator: the
-// reduction scheduler refuses them (lit diagnostics/reduction-interleaved-dims.fus).
+TEST(ColumnReductionCodegen, InterleavedKeptAndReducedDimsAreRefusedClearly) {
+  Generated g = generate("fusion f {\n"
+                         "  input x: f32[A, B, C]\n"
+                         "  y = sum(x, axes=[0, 2])\n"
+                         "  output y\n"
+                         "}\n");
+  EXPECT_NE(g.error.find("scheduled as 'reduction'"), std::string::npos) << g.error;
+  EXPECT_NE(g.error.find("'y' reduces axes [0, 2] of f32[A, B, C], whose kept and reduced dims "
+                         "interleave in memory order (layout (0, 1, 2))"),
+            std::string::npos)
+      << g.error;
+  EXPECT_NE(g.error.find("[outer kept dims][reduced dims][inner kept dims]"), std::string::npos);
+}
 
 TEST(ColumnReductionCodegen, InnerReductionsStayWithTheRowGenerator) {
   Generated g = generate(fileText("bench/cases/sum_inner.fus"));
