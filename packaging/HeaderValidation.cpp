@@ -156,6 +156,40 @@ std::string sliceChecks(const FusionModel &m) {
   return code;
 }
 
+// A max or min over no elements has no value (an error, as in torch.amax
+// and the reference interpreter): refused where its reduced dims hold no
+// element and its result holds some.
+std::string emptyExtremeChecks(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::string code;
+  for (const std::unique_ptr<Op> &op : m.fusion->ops()) {
+    if (op->kind() != OpKind::Max && op->kind() != OpKind::Min)
+      continue;
+    const std::vector<Extent> &in = op->operand(0)->shape();
+    std::vector<Extent> reducedDims;
+    std::string dims;
+    for (int64_t axis : op->attrs().axes("axes")) {
+      const size_t d =
+          static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(in.size()) : axis);
+      reducedDims.push_back(in.at(d));
+      dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    }
+    const Extent reduced = numElements(reducedDims), count = numElements(op->result()->shape());
+    if ((reduced.constant() && *reduced.constant() != 0) ||
+        (count.constant() && *count.constant() == 0))
+      continue;
+    const std::string name(op->info().name);
+    code += "  if (" + checkedBoundExtent(reduced, "b->") + " == 0 && " +
+            checkedBoundExtent(count, "b->") + " != 0)\n";
+    code += "    return " + P + "_fail(" + P + "_ERROR_INVALID_ARGUMENT, \"'" +
+            op->result()->name() + "' (" + name + "): a " + name +
+            " of no elements: " + (reducedDims.size() == 1 ? "dim " : "dims ") + dims + " of " +
+            op->operand(0)->name() + " (" + shapeString(in) + ") " +
+            (reducedDims.size() == 1 ? "holds" : "hold") + " none\");\n";
+  }
+  return code;
+}
+
 std::string bindInputs(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::vector<std::string> params;
@@ -197,6 +231,7 @@ std::string bindInputs(const FusionModel &m) {
   }
   body += deferred;
   body += sliceChecks(m);
+  body += emptyExtremeChecks(m);
 
   for (const Value *v : m.tensorInputs) {
     if (v->rank() == 0)

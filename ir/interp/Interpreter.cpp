@@ -284,6 +284,52 @@ void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> 
   });
 }
 
+// A step function (floor, ceil, trunc, round, a cast of a float to an
+// integer) of a computed value within its moves of a step (sigmoid(17) is
+// one f32 ulp below 1, which a kernel's sigmoid may round up to 1) may land
+// on either side of it in a kernel: one of two opposite draws puts it on
+// each side. A value exactly at a step is left alone, as comparisons leave
+// equal operands.
+void tieNearSteps(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                  const InterpreterOptions &options, uint64_t base) {
+  const OpKind kind = op.kind();
+  const bool cast = kind == OpKind::Cast && !t.isFloating() && t.dtype() != DType::Bool;
+  if (kind != OpKind::Floor && kind != OpKind::Ceil && kind != OpKind::Trunc &&
+      kind != OpKind::Round && !cast)
+    return;
+  const Tensor &a = *operands[0];
+  const Op *producer = op.operand(0)->definingOp();
+  if (!producer || !a.isFloating() || a.numel() != t.numel())
+    return;
+  const double relative = std::fabs(relativeFor(a, options));
+  auto step = [&](double x) {
+    switch (kind) {
+    case OpKind::Floor:
+      return std::floor(x);
+    case OpKind::Ceil:
+      return std::ceil(x);
+    case OpKind::Round:
+      return std::nearbyint(x);
+    default:
+      return std::trunc(x);
+    }
+  };
+  for (size_t j = 0; j < t.numel(); ++j) {
+    const double x = a.getFloat(j);
+    const double reach = 3 * relative * std::fabs(x);
+    // Only where the moves stay well inside one unit: a step nearby is one.
+    const bool atStep = kind == OpKind::Round ? x - std::floor(x) == 0.5 : x == std::trunc(x);
+    if (!std::isfinite(x) || atStep || reach >= 0.25 || step(x - reach) == step(x + reach))
+      continue;
+    const double side = ((mix(base + j) >> 1) & 1) == (options.perturbation > 0) ? -reach : reach;
+    const double moved = step(x + side);
+    if (cast)
+      t.setInt(j, static_cast<int64_t>(moved));
+    else
+      t.setFloat(j, moved);
+  }
+}
+
 void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
              const EvalContext &ctx, const InterpreterOptions &options) {
   const std::optional<Tensor> scale = errorScale(op, operands, ctx, relativeFor(t, options));
@@ -369,8 +415,11 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
                         ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
       if (options.perturbation != 0 && t.isFloating() && computes(*op))
         perturb(t, *op, operands, ctx, options);
-      else if (options.perturbation != 0)
-        tieNearComparisons(t, *op, operands, options, mix(options.seed ^ mix(op->result()->id())));
+      else if (options.perturbation != 0) {
+        const uint64_t base = mix(options.seed ^ mix(op->result()->id()));
+        tieNearComparisons(t, *op, operands, options, base);
+        tieNearSteps(t, *op, operands, options, base);
+      }
       values[op->result()->id()] = std::move(t);
     } catch (const EvalError &e) {
       return failure(std::move(result), e.what());

@@ -284,3 +284,34 @@ TEST(InterpreterPerturbation, AProductBelowTheNormalRangeIsIllDefined) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(std::isnan(floatValues(r.outputs[0])[0]));
 }
+
+TEST(InterpreterPerturbation, AStepOfAValueWithinItsMovesOfAStepLandsOnEachSideInOppositeDraws) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  Value *s = b.op(OpKind::Sigmoid, {x}, DType::F32, Shape{2});
+  b.output(b.op(OpKind::Floor, {s}, DType::F32, Shape{2}));
+  b.output(b.op(OpKind::Cast, {s}, DType::I32, Shape{2}, makeAttrs({{"dtype", DType::I32}})));
+  // sigmoid(17) is one f32 ulp below 1, which a kernel's sigmoid may round
+  // up to 1; sigmoid(0.5) is far from a step.
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {17.0, 0.5})}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0]), (std::vector<double>{0.0, 0.0}));
+  for (size_t out = 0; out < 2; ++out) {
+    std::vector<std::vector<double>> got;
+    for (double direction : {1.0, -1.0}) {
+      InterpreterOptions options;
+      options.perturbation = direction * 0x1p-20;
+      options.seed = 10;
+      InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+      ASSERT_TRUE(r.ok) << r.error;
+      if (out == 0) {
+        got.push_back(floatValues(r.outputs[out]));
+      } else {
+        const std::vector<int64_t> ints = intValues(r.outputs[out]);
+        got.emplace_back(ints.begin(), ints.end());
+      }
+    }
+    EXPECT_NE(got[0][0], got[1][0]) << out;
+    EXPECT_EQ(got[0][1], 0.0) << out;
+    EXPECT_EQ(got[1][1], 0.0) << out;
+  }
+}
