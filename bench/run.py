@@ -63,6 +63,9 @@ def parse_args():
     p.add_argument("--row-sweep", default="",
                    help="comma-separated row lengths N: instead of the suite, run the row cases "
                         "(softmax, rmsnorm; --cases filters) at 2^28 / N rows of N, 1 GiB moved")
+    p.add_argument("--reduce-sweep", default="",
+                   help="comma-separated row counts M: instead of the suite, run sum_inner at M "
+                        "rows of 2^28 / M f32 (1 GiB read; M = 1 sums the whole tensor)")
     return p.parse_args()
 
 
@@ -289,11 +292,22 @@ def sweep_cases(args, torch_cases):
     return out
 
 
+def reduce_sweep_cases(args, torch_cases):
+    """(label, stem, case) per row count of --reduce-sweep: sum_inner over
+    M rows of 2^28 / M f32 elements."""
+    binding, scalars, implementation = torch_cases.CASES["sum_inner"]
+    return [("sum_inner M=%d" % m, "sum_inner", ({"M": m, "N": 2**28 // m}, scalars,
+                                                 implementation))
+            for m in (int(x) for x in args.reduce_sweep.split(","))]
+
+
 def main():
     args = parse_args()
     import torch_cases
     if args.row_sweep:
         runs = sweep_cases(args, torch_cases)
+    elif args.reduce_sweep:
+        runs = reduce_sweep_cases(args, torch_cases)
     else:
         runs = [(s, s, torch_cases.CASES[s]) for s in torch_cases.CASES if args.cases in s]
     rows, copy_gbps, torch, device = [], None, None, None

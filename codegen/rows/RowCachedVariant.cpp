@@ -149,12 +149,14 @@ std::string RowReductionEmitter::clusterScratch() const {
 std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vector) {
   registers_.clear();
   cluster_ = &v == &kRowClusterVariant;
+  split_ = &v == &kRowSplitVariant;
   const std::string T = std::to_string(v.threads), W = std::to_string(vector), pad = "    ";
   const int n = kRowCachedUnroll;
   std::string s = &v == &kRowCachedVariants[0] && vector == k_.vector ? asyncCopyCuda() : "";
   s += "// segment " + std::to_string(cx_.segment.id) + " (" +
-       std::string(cx_.segment.scheduler->name()) + "), cached streaming variant " + v.suffix +
-       ", vectors of " + W + "\n";
+       std::string(cx_.segment.scheduler->name()) + "), " +
+       (split_ ? "split variant " : "cached streaming variant ") + v.suffix + ", vectors of " + W +
+       "\n";
   const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.threads);
   s += "extern \"C\" __global__ void __launch_bounds__(" + T + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
@@ -168,9 +170,11 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   s += sharedScratch(v.threads);
   if (cluster_)
     s += clusterScratch();
+  if (split_)
+    s += "  __shared__ int last_split;  // this block is the row's last to finish\n";
   std::string region = "0";
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.cached(t))
+    if (!caching(t))
       continue;
     if (region == "0") {
       s += "  const R P = (R)a.cache;  // row positions cached in shared memory\n";
@@ -200,6 +204,9 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s +=
         "  for (I row = (I)(blockIdx.x / ctas); row < (I)a.rows; row += (I)(gridDim.x / ctas)) {\n";
   } else {
+    if (split_)
+      s += "  const unsigned cta = blockIdx.y, ctas = gridDim.y;  // this block's split, the "
+           "splits\n";
     s += "  for (I row = (I)blockIdx.x; row < (I)a.rows; row += (I)gridDim.x) {\n";
   }
   s += decompose("row", k_.keptDims, "", "row_rest", pad);
@@ -215,7 +222,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   } else {
     s += pad + "const R span = L;\n";
   }
-  if (cluster_) {
+  if (sliced()) {
     s += pad + "// this CTA's slice of the row, whole vectors, and the part of it cached\n";
     s += pad + "const R slice = ((span + (R)ctas - 1) / (R)ctas + " + W + " - 1) / " + W + " * " +
          W + ";\n";
@@ -239,6 +246,53 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
         },
         [](bool, int) { return std::string(); });
   };
+  auto when = [&](int j, int e, bool checked) {
+    return checked ? "if (" + cachedOk(j, e, vector) + ") " : std::string();
+  };
+  if (split_) {
+    // No reduction reads another's result: one pass accumulates them all
+    // (values they share computed once), then each combines over the block.
+    for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
+      const Op &op = *k_.rows.reductions[i];
+      const DType acc = reductionAccumulator(op.result()->dtype());
+      s += pad + "// phase " + std::to_string(i) + ": " + cx_.analysis.describe(op) + "\n";
+      s += pad + cudaComputeType(acc) + " p" + std::to_string(i) + " = " +
+           reductionIdentity(op.kind(), acc) + ";\n";
+    }
+    s += cachedPass(
+        v.threads, vector,
+        [&](bool checked, int j) {
+          ValueEmitter emitter = newEmitter();
+          size_t taken = 0;
+          std::string body;
+          for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
+            const Op &op = *k_.rows.reductions[i];
+            body += forEachElement(
+                emitter, taken, {j, j + 1, n}, vector,
+                [&](ValueEmitter &e, const Coords &at) {
+                  return toAccumulator(op, e.emit(*op.operand(0), at));
+                },
+                [&](int jj, int e, const std::string &x) {
+                  return pad + "    " + when(jj, e, checked) + "p" + std::to_string(i) + " = " +
+                         accumulated(op, i, x) + ";\n";
+                },
+                8);
+          }
+          return body;
+        },
+        [](bool, int) { return std::string(); });
+    for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
+      const Op &op = *k_.rows.reductions[i];
+      const std::string p = "p" + std::to_string(i);
+      s += pad + p + " = " +
+           combineAcross(v.threads, p, reductionAccumulator(op.result()->dtype()),
+                         reductionCombiner(op.kind())) +
+           ";\n";
+    }
+    s += splitMerge(v.threads, pad) + "  }\n}\n\n";
+    split_ = false;
+    return s;
+  }
   for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
     const Op &op = *k_.rows.reductions[i];
     const std::string I = std::to_string(i), p = "p" + I;
@@ -246,9 +300,6 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     const std::string A = cudaComputeType(acc);
     auto input = [&](ValueEmitter &e, const Coords &at) {
       return toAccumulator(op, e.emit(*op.operand(0), at));
-    };
-    auto when = [&](int j, int e, bool checked) {
-      return checked ? "if (" + cachedOk(j, e, vector) + ") " : std::string();
     };
     s += pad + "// phase " + I + ": " + cx_.analysis.describe(op) + "\n";
     s += pad + A + " " + p + " = " + reductionIdentity(op.kind(), acc) + ";\n";
@@ -317,7 +368,7 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
   const std::string pad = "      ", W = std::to_string(vector), in = vector > 1 ? pad + "  " : pad;
   std::string whole, partial;
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.cached(t))
+    if (!caching(t))
       continue;
     const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage);
     const std::string from = "((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k)";
@@ -370,8 +421,8 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
   const std::string pad = "      ", in = pad + "  ", W = std::to_string(vector);
   const int n = kRowCachedUnroll, step = threads * vector;
   // The cluster variant's CTA runs its slice of the row.
-  const std::string end = cluster_ ? "hi" : "span";
-  std::string s = "    for (R pb = " + std::string(cluster_ ? "lo + " : "") + "(R)tid * " + W +
+  const std::string end = sliced() ? "hi" : "span";
+  std::string s = "    for (R pb = " + std::string(sliced() ? "lo + " : "") + "(R)tid * " + W +
                   "; pb < " + end + "; pb += (R)" + std::to_string(step * n) + ") {\n";
   for (int j = 0; j < n; ++j) {
     const std::string J = std::to_string(j);
@@ -403,7 +454,7 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
     const std::string J = std::to_string(j);
     whole += pad + "{\n" + section(j, false) + pad + "}\n";
     fulls +=
-        pad + "const bool full" + J + " = " + (cluster_ ? "at" + J + " < hi && " : "") +
+        pad + "const bool full" + J + " = " + (sliced() ? "at" + J + " < hi && " : "") +
         (vector > 1 ? "k" + J + " >= 0 && k" + J + " + " + W + " <= L;\n" : "k" + J + " < L;\n");
     // Vectors past the row's end (the last step's) do nothing; with W = 1
     // every other one is whole.
@@ -417,14 +468,14 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
   // cluster) and, for the cached streams it reads, inside the cache.
   const std::string last = "at" + std::to_string(n - 1), lastK = "k" + std::to_string(n - 1);
   std::string wholeStep = vector > 1 ? "k0 >= 0 && " + lastK + " + " + W + " <= L" : lastK + " < L";
-  if (cluster_)
+  if (sliced())
     wholeStep += " && " + last + " < hi";
   std::string wholeLoads, otherLoads;
   bool cachedRead = false;
   for (size_t t : used_) {
     if (!k_.streams[t]->alongRow || k_.tensors[t].written)
       continue;
-    cachedRead = cachedRead || k_.cached(t);
+    cachedRead = cachedRead || caching(t);
     const std::string decl = pad + "  __align__(16) " + cudaStorageType(k_.tensors[t].storage) +
                              " t" + std::to_string(t) + "_l[" + std::to_string(n) + "][" + W +
                              "];  // " + k_.tensors[t].what + "\n";
@@ -469,8 +520,8 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector, const s
   const std::string fromCache =
       "*(" + B + " *)" + reg + " = *(const " + B + " *)(" + cachedAt + ");\n";
   if (wholeStep)
-    return pad + (k_.cached(t) ? fromCache : plain);
-  if (!k_.cached(t))
+    return pad + (caching(t) ? fromCache : plain);
+  if (!caching(t))
     return global(pad, plain);
   const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
   const std::string whole = hints_ && bytes >= 4

@@ -30,6 +30,8 @@ EmittedKernel RowReductionEmitter::run() {
   findRows();
   collectTensors();
   findStreams();
+  k_.split = splitApplies();
+  k_.scratchOffset = cx_.scratchOffset;
   EmittedKernel out;
   out.source = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
   for (const RowFastVariant &v : kRowFastVariants)
@@ -43,6 +45,9 @@ EmittedKernel RowReductionEmitter::run() {
     for (int vector : k_.vectorWidths())
       out.source += cachedKernel(kRowClusterVariant, vector);
   }
+  if (k_.split)
+    for (int vector : k_.vectorWidths())
+      out.source += cachedKernel(kRowSplitVariant, vector);
   for (const RowVariant &v : kRowVariants)
     out.source += generalKernel(v);
   fillRowPlan(k_, out.plan);

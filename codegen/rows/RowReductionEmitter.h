@@ -122,6 +122,16 @@ private:
 
   // ---- the cached streaming variant (RowCachedVariant.cpp) ----
   std::string cachedKernel(const RowCachedVariant &v, int vector);
+  // Whether the split variant applies to the segment (RowReductionPlan.h).
+  bool splitApplies() const;
+  // The split variant's end of a row: this block's partials to scratch,
+  // and in the row's last block the merge, the row registers and the
+  // per-row outputs.
+  std::string splitMerge(int threads, const std::string &pad);
+  // Whether the kernel being emitted runs a slice [lo, hi) of each row
+  // (the cluster and split variants), and whether stream t is cached in it.
+  bool sliced() const { return cluster_ || split_; }
+  bool caching(size_t t) const { return !split_ && k_.cached(t); }
   // Statements copying the cached streams' rows into shared memory.
   std::string cachedFill(int threads, int vector) const;
   // One pass over the row, kRowCachedUnroll vectors per thread per step:
@@ -165,6 +175,7 @@ private:
   // [lo, hi), its cache holds [lo, PE); `combines_` counts a row's combines.
   bool cluster_ = false;
   int combines_ = 0;
+  bool split_ = false; // emitting the split variant
 };
 
 template <typename Value, typename Use>

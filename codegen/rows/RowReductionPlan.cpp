@@ -21,6 +21,11 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
   s += "  long long st[" + std::to_string(nt) + "][" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long rows, len, cache;\n";
+  if (rk.split) {
+    s += "  void *part[" + std::to_string(rk.rows.reductions.size()) +
+         "];  /* the split variant's partials, [rows][splits] each */\n";
+    s += "  int *count;  /* per row: its split blocks done (zeroed before the launch) */\n";
+  }
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   return s + argsStructEnd(rk.scalars, "", rk.segment->segment, prefix + rk.base);
 }
@@ -35,6 +40,16 @@ std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vect
 
 std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int vector) {
   return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+}
+
+Extent RowKernel::scratchBytes() const {
+  if (!split)
+    return 0;
+  int64_t bytes = 0;
+  for (const Op *op : rows.reductions)
+    bytes += kRowSplitTargetBlocks *
+             static_cast<int64_t>(dtypeBytes(reductionAccumulator(op->result()->dtype())));
+  return bytes + kRowSplitTargetBlocks / 2 * static_cast<int64_t>(sizeof(int));
 }
 
 int RowKernel::cachedBytes() const {
@@ -169,12 +184,28 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   return s;
 }
 
+// The split variant's launch: S = `splits` slices per row, S =
+// min(kRowSplitTargetBlocks / rows, L / kRowSplitMinSlice) unless given.
+std::string splitLaunch(const RowKernel &rk, const std::string &pad,
+                        const std::string &splits = "") {
+  const RowCachedVariant &v = kRowSplitVariant;
+  std::string s = pad + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+                  rowKernelName(rk, v, rk.vector) + "\";\n";
+  s += launchShape(v.threads, 1, pad);
+  s += pad + "shared = 0;\n";
+  s += pad + "splits = (unsigned)(" +
+       (splits.empty() ? std::to_string(kRowSplitTargetBlocks) + " / a.rows" : splits) + ");\n";
+  return s;
+}
+
 // The testing hook's alternatives (codegen/core/VariantHook.h): each
 // contiguous variant at each width and the cached one (picking among its
 // kind by fit) where the rows are contiguous, then each general variant,
 // each where the row fits it.
 std::string forcedVariants(const RowKernel &rk) {
-  const std::string reset = std::string("shared = 0;\n") + (rk.clustered() ? "cluster = 0;\n" : "");
+  const std::string reset = std::string("shared = 0;\n") +
+                            (rk.clustered() ? "cluster = 0;\n" : "") +
+                            (rk.split ? "splits = 1;\n" : "");
   auto launch = [&](const std::string &name, int block, int rowsPerBlock) {
     return "kernel = \"" + name + "\";\n" + launchShape(block, rowsPerBlock, "") + reset;
   };
@@ -187,6 +218,10 @@ std::string forcedVariants(const RowKernel &rk) {
                  " && a.len <= " + std::to_string(v.maxLength()),
              launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock)});
     alternatives.push_back({"vec", cachedLaunch(rk, "")});
+    // The split variant at any length, as many splits as rows allow.
+    if (rk.split)
+      alternatives.push_back(
+          {"vec && a.rows * 2 <= " + std::to_string(kRowSplitTargetBlocks), splitLaunch(rk, "")});
   }
   for (const RowVariant &v : kRowVariants)
     alternatives.push_back(
@@ -222,6 +257,8 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "    int shifted = 1;  /* the cached variant's */\n";
   if (rk.clustered())
     s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
+  if (rk.split)
+    s += "    unsigned splits = 1;  /* slices per row (the split variant) */\n";
   if (rk.contiguous())
     s += contiguousCheck(rk);
   s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
@@ -239,7 +276,16 @@ std::string hostLaunch(const RowKernel &rk) {
       break;
   }
   s += "      else {\n";
-  s += cachedLaunch(rk, "        ");
+  if (rk.split) {
+    const std::string T = std::to_string(kRowSplitTargetBlocks),
+                      M = std::to_string(kRowSplitMinSlice);
+    s += "        if (a.rows * 2 <= " + T + " && a.len / " + M + " >= 2) {\n";
+    s += splitLaunch(rk, "          ",
+                     T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M);
+    s += "        } else {\n" + cachedLaunch(rk, "          ") + "        }\n";
+  } else {
+    s += cachedLaunch(rk, "        ");
+  }
   s += "      }\n";
   s += "    } else {\n";
   for (const RowVariant &v : kRowVariants) {
@@ -256,6 +302,19 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "    }\n";
   s += forcedVariants(rk);
   s += variantHookLaunched("kernel", "    ");
+  if (rk.split) {
+    s += "    if (splits > 1) {\n";
+    s += "      char *scratch = ws + " + extentToCode(rk.scratchOffset, sym) + ";\n";
+    for (size_t i = 0; i < rk.rows.reductions.size(); ++i)
+      s += "      a.part[" + std::to_string(i) + "] = scratch;\n      scratch += " +
+           std::to_string(kRowSplitTargetBlocks * dtypeBytes(reductionAccumulator(
+                                                      rk.rows.reductions[i]->result()->dtype()))) +
+           ";\n";
+    s += "      a.count = (int *)scratch;\n";
+    s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream);\n";
+    s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
+    s += "    }\n";
+  }
   // A block per row group, not a grid capped at the blocks the GPU holds
   // at once: a capped grid looping over rows measured slower
   // (bench/README.md).
@@ -269,8 +328,8 @@ std::string hostLaunch(const RowKernel &rk) {
   }
   const std::string in = rk.clustered() ? "  " : "";
   s += in + "    if (groups > 2147483647LL)\n" + in + "      groups = 2147483647LL;\n";
-  s += in + "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, 1, 1, block, shared, &a, "
-            "stream);\n";
+  s += in + "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, " +
+       (rk.split ? "splits" : "1") + ", 1, block, shared, &a, stream);\n";
   if (rk.clustered())
     s += "    }\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
@@ -339,6 +398,15 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
                          std::to_string(vector);
       plan.variants.push_back({rowKernelName(rk, v, vector), what});
     }
+  if (rk.split)
+    for (int vector : rk.vectorWidths())
+      plan.variants.push_back(
+          {rowKernelName(rk, kRowSplitVariant, vector),
+           "each row split into S slices, a block of " + std::to_string(kRowSplitVariant.threads) +
+               " threads streaming each (" + std::to_string(kRowCachedUnroll) +
+               " vectors per thread per step, no cache) and leaving its partials in scratch, "
+               "the row's last block merging them in split order, vectors of " +
+               std::to_string(vector)});
   for (const RowVariant &v : kRowVariants) {
     std::string what;
     if (v.looped())
@@ -371,6 +439,14 @@ std::string rowSelectionRule(const RowKernel &rk) {
     below = v.maxLength();
   }
   const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
+  if (rk.split)
+    rule += "above " + std::to_string(below) +
+            ", when rows * 2 <= " + std::to_string(kRowSplitTargetBlocks) +
+            " and L >= " + std::to_string(2 * kRowSplitMinSlice) + ", " + kRowSplitVariant.suffix +
+            " with S = min(" + std::to_string(kRowSplitTargetBlocks) + " / rows, L / " +
+            std::to_string(kRowSplitMinSlice) +
+            ") slices per row (vectors as the cached variants'); "
+            "otherwise ";
   rule += "above " + std::to_string(below) + " a cached streaming variant, with vectors of " + V +
           " where the pointers are aligned to " + V +
           " elements and every streamed tensor's rows start equally far past a multiple of " + V +
@@ -441,6 +517,11 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   if (rk.clustered())
     plan.launchGeometry += "; the cluster variant: clusters of C CTAs, a cluster per row, grid C x "
                            "min(rows, (2^31 - 1) / C)";
+  if (rk.split)
+    plan.launchGeometry += "; the split variant: grid rows x S, its partials (" +
+                           std::to_string(kRowSplitTargetBlocks) +
+                           " per reduction) and a count per row in workspace scratch";
+  plan.scratchBytes = rk.scratchBytes();
   plan.bytesMoved = kernelBytesMoved(rk.tensors);
   plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
   plan.hostLaunch = hostLaunch(rk);

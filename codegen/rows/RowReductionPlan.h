@@ -108,6 +108,22 @@ inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1
 // is a cluster barrier that waits for the slowest CTA, so more CTAs cost
 // more than re-reading the uncached quarter (bench/README.md).
 inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
+// The split variant: rows too few to give every multiprocessor a block
+// (rows * 2 <= kRowSplitTargetBlocks) and longer than kRowCachedAbove are
+// each split into S slices, one block of `threads` per slice (grid rows x
+// S), streaming it as the cached variants do without a cache; each block
+// leaves its partials in workspace scratch and the row's last block to
+// finish merges the S partials in split order (a fixed tree, so the result
+// does not depend on which block is last) and writes the row's outputs.
+// Generated where every reduction of the segment is a sum, mean, prod, max
+// or min whose input reads no other reduction's result (one phase) and no
+// output is per element. S = min(kRowSplitTargetBlocks / rows, L /
+// kRowSplitMinSlice): a constant target rather than the device's SM count,
+// so results are the same on every GPU.
+inline constexpr RowCachedVariant kRowSplitVariant = {"s512", 512, 2};
+inline constexpr int kRowSplitTargetBlocks = 264; // 2 per SM of a 132-SM H100 / H200
+inline constexpr int64_t kRowSplitMinSlice = 4096;
+static_assert(kRowSplitTargetBlocks <= kRowSplitVariant.threads, "one partial per merging thread");
 inline constexpr int kRowClusterMax = 8;
 // Vectors per thread per step in the cached variants (bench/README.md).
 inline constexpr int kRowCachedUnroll = 4;
@@ -157,6 +173,13 @@ struct RowKernel {
   int cachedBytes() const;
   // Whether the cluster variant is generated: rows with a cache to split.
   bool clustered() const { return contiguous() && cachedBytes() > 0; }
+  // Whether the split variant is generated (kRowSplitVariant), and where
+  // the fusion's scratch starts in the workspace.
+  bool split = false;
+  Extent scratchOffset;
+  // The split variant's scratch: kRowSplitTargetBlocks partials of every
+  // reduction, then a count per row (rows <= kRowSplitTargetBlocks / 2).
+  Extent scratchBytes() const;
   // The vector widths each contiguous variant is generated for: `vector`,
   // then 1 (rows or pointers that are not aligned) where vector > 1.
   std::vector<int> vectorWidths() const {

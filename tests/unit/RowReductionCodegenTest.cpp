@@ -21,8 +21,8 @@ using test::Generated;
 using test::parameter;
 
 // The one kernel of the one fusion, which must be a row reduction of
-// `scheduler`: every contiguous variant at the widest vector and at 1,
-// then the general ones.
+// `scheduler`: every contiguous variant at the widest vector and at 1
+// (the split one where it applies), then the general ones.
 const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler) {
   EXPECT_EQ(g.code.size(), 1u);
   EXPECT_EQ(g.code.at(0).kernels.size(), 1u);
@@ -31,9 +31,11 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   const std::string vector = parameter(k, "vector");
   std::vector<std::string> expected;
   for (const char *shape : {"g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32", "b256x32",
-                            "b512x32", "m512", "m1024", "c512"}) {
+                            "b512x32", "m512", "m1024", "c512", "s512"}) {
     if (std::string(shape) == "c512" && !k.clusterLaunch)
       continue; // rows without a cache have no cluster variant
+    if (std::string(shape) == "s512" && k.scratchBytes.isConstant(0))
+      continue; // segments of more than one phase have no split variant
     expected.push_back("v" + vector + "_" + shape);
     if (vector != "1")
       expected.push_back(std::string("v1_") + shape);
@@ -367,4 +369,43 @@ TEST(RowReductionCodegen, AnOuterNormalizationBecomesAColumnReductionAndAPointwi
 }
 
 } // namespace
+TEST(RowReductionCodegen, OnePhaseReductionsGetTheSplitVariantWithItsScratch) {
+  Generated g =
+      generate("fusion amax_abs {\n  input x: bf16[M, N]\n  y = max(abs(x), axes=[0, 1])\n"
+               "  s = sum(x, axes=[0, 1], dtype=f64)\n  output y\n  output s\n}\n");
+  expectCompiles(g);
+  const KernelPlan &k = onlyRowKernel(g, "reduction");
+  // 264 f32 partials of the max, 264 f64 of the sum, a count per row.
+  EXPECT_TRUE(k.scratchBytes.isConstant(264 * 4 + 264 * 8 + 132 * 4)) << k.scratchBytes.str();
+  EXPECT_NE(k.selection.find("when rows * 2 <= 264 and L >= 8192, s512 with S = min(264 / rows, "
+                             "L / 4096) slices per row"),
+            std::string::npos)
+      << k.selection;
+  EXPECT_NE(k.hostLaunch.find("FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream)"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("(unsigned)groups, splits, 1, block, shared, &a, stream)"),
+            std::string::npos);
+  // The row's last block merges every split's partial, in a fixed tree.
+  EXPECT_NE(g.source.find("last_split = atomicAdd(&a.count[row], 1) == (int)ctas - 1;"),
+            std::string::npos);
+}
+
+TEST(RowReductionCodegen, PhasesReadingAnotherReductionVarianceAndRowOutputsGetNoSplitVariant) {
+  for (const char *text :
+       {"fusion softmax {\n  input x: f32[M, N]\n  m = max(x, axes=[1], keepdim=true)\n"
+        "  s = sum(exp(sub(x, m)), axes=[1])\n  output s\n}\n",
+        "fusion v {\n  input x: f32[M, N]\n  y = var(x, axes=[1])\n  output y\n}\n",
+        "fusion rows_out {\n  input x: f32[M, N]\n  y = sum(x, axes=[1], keepdim=true)\n"
+        "  z = div(x, y)\n  output z\n}\n"}) {
+    Generated g = generate(text);
+    expectCompiles(g);
+    ASSERT_FALSE(g.code.empty());
+    for (const KernelPlan &k : g.code[0].kernels) {
+      EXPECT_TRUE(k.scratchBytes.isConstant(0)) << text;
+      for (const auto &v : k.variants)
+        EXPECT_EQ(v.symbol.find("s512"), std::string::npos) << text;
+    }
+  }
+}
+
 } // namespace fuserc
