@@ -330,6 +330,29 @@ void tieNearSteps(Tensor &t, const Op &op, std::span<const Tensor *const> operan
   }
 }
 
+// pow of a negative base is NaN unless the exponent is an integer: an
+// exponent within its moves of an integer n (x - sum(x) is one in a kernel
+// that sums in another order) gives pow(base, n) in one of two opposite
+// draws.
+void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                          const InterpreterOptions &options, uint64_t base) {
+  if (op.kind() != OpKind::Pow || !operands[1]->isFloating() || !op.operand(1)->definingOp())
+    return;
+  const Tensor &a = *operands[0], &b = *operands[1];
+  const double relative = std::fabs(relativeFor(b, options));
+  const std::vector<int64_t> sa = interp::broadcastStrides(a, t.shape(), op, 0),
+                             sb = interp::broadcastStrides(b, t.shape(), op, 1);
+  interp::forEachIndex(t.shape(), [&](const std::vector<int64_t> &index, size_t j) {
+    const double x = a.getFloat(static_cast<size_t>(interp::dot(index, sa))),
+                 y = b.getFloat(static_cast<size_t>(interp::dot(index, sb)));
+    const double n = std::nearbyint(y);
+    if (!(x < 0) || !std::isfinite(y) || y == n || std::fabs(y - n) > 3 * relative * std::fabs(y))
+      return;
+    if (((mix(base + j) >> 1) & 1) == (options.perturbation > 0))
+      t.setFloat(j, std::pow(x, n));
+  });
+}
+
 void perturb(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
              const EvalContext &ctx, const InterpreterOptions &options) {
   const std::optional<Tensor> scale = errorScale(op, operands, ctx, relativeFor(t, options));
@@ -387,6 +410,9 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
       values[value->id()] = literalTensor(*value);
 
   const EvalContext ctx{result.symbols, options.perturbation != 0};
+  // Values a kernel computes, directly or through exact ops (an abs or a
+  // view of a computed value): a kernel may recompute them per use.
+  std::vector<bool> computed(fusion.values().size(), false);
   for (const auto &op : fusion.ops()) {
     try {
       std::vector<const Tensor *> operands;
@@ -396,8 +422,7 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
         if (!values[operand->id()])
           throw EvalError(interp::describeOp(*op) + ": an operand is used before it is defined");
         const Tensor &value = *values[operand->id()];
-        if (options.perturbation != 0 && operand->definingOp() && value.isFloating() &&
-            computes(*operand->definingOp())) {
+        if (options.perturbation != 0 && computed[operand->id()] && value.isFloating()) {
           uses.push_back(perturbedUse(value, *op, operands.size(), options));
           operands.push_back(&uses.back());
         } else {
@@ -413,9 +438,15 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
         throw EvalError(interp::describeOp(*op) + ": the evaluator returned " +
                         std::string(dtypeName(t.dtype())) + interp::shapeText(t.shape()) +
                         ", expected " + std::string(dtypeName(dtype)) + interp::shapeText(shape));
-      if (options.perturbation != 0 && t.isFloating() && computes(*op))
+      bool fromComputed = computes(*op);
+      for (const Value *operand : op->operands())
+        fromComputed = fromComputed || computed[operand->id()];
+      computed[op->result()->id()] = fromComputed;
+      if (options.perturbation != 0 && t.isFloating() && computes(*op)) {
         perturb(t, *op, operands, ctx, options);
-      else if (options.perturbation != 0) {
+        tieNearIntegerPowers(t, *op, operands, options,
+                             mix(options.seed ^ mix(op->result()->id())));
+      } else if (options.perturbation != 0) {
         const uint64_t base = mix(options.seed ^ mix(op->result()->id()));
         tieNearComparisons(t, *op, operands, options, base);
         tieNearSteps(t, *op, operands, options, base);

@@ -315,3 +315,48 @@ TEST(InterpreterPerturbation, AStepOfAValueWithinItsMovesOfAStepLandsOnEachSideI
     EXPECT_EQ(got[1][1], 0.0) << out;
   }
 }
+
+TEST(InterpreterPerturbation, EachUseOfAnExactOpOfAComputedValueMovesByItsOwnDraw) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{16});
+  // abs(x * 3) is recomputed by each kernel that uses it: the difference of
+  // two uses is 0 only where both rounded alike.
+  Value *a = b.op(OpKind::Abs, {b.op(OpKind::Mul, {x, b.floatLiteral(3.0)}, DType::F32, Shape{16})},
+                  DType::F32, Shape{16});
+  b.output(b.op(OpKind::Sub,
+                {a, b.op(OpKind::Neg, {b.op(OpKind::Neg, {a}, DType::F32, Shape{16})}, DType::F32,
+                         Shape{16})},
+                DType::F32, Shape{16}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {16}, std::vector<double>(16, 1.5))}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0]), std::vector<double>(16, 0.0));
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 5);
+  ASSERT_TRUE(r.ok) << r.error;
+  int moved = 0;
+  for (double v : floatValues(r.outputs[0]))
+    moved += v != 0;
+  EXPECT_GT(moved, 8);
+}
+
+TEST(InterpreterPerturbation, APowerOfANegativeBaseWithAnExponentNearAnIntegerIsFiniteInOneDraw) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  Value *y = b.input("y", DType::F32, Shape{2});
+  // y * 1 is 3 give or take its rounding: pow(-2, 3 - ulp) is NaN, pow(-2, 3) is -8.
+  Value *e = b.op(OpKind::Add, {y, b.floatLiteral(1e-7)}, DType::F32, Shape{2});
+  b.output(b.op(OpKind::Pow, {x, e}, DType::F32, Shape{2}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {-2, -2})},
+                                             {"y", floats(DType::F32, {2}, {3, 2.5})}};
+  std::vector<std::vector<double>> got;
+  for (double direction : {1.0, -1.0}) {
+    InterpreterOptions options;
+    options.perturbation = direction * 0x1p-20;
+    options.seed = 3;
+    InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+    ASSERT_TRUE(r.ok) << r.error;
+    got.push_back(floatValues(r.outputs[0]));
+  }
+  EXPECT_NE(std::isnan(got[0][0]), std::isnan(got[1][0]));
+  EXPECT_EQ(std::isnan(got[0][0]) ? got[1][0] : got[0][0], -8.0);
+  EXPECT_TRUE(std::isnan(got[0][1]) && std::isnan(got[1][1]));
+}
