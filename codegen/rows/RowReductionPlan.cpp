@@ -42,13 +42,17 @@ std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int ve
   return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
 }
 
+int64_t RowKernel::splitPartialBytes(size_t i) const {
+  return kRowSplitTargetBlocks * static_cast<int64_t>(dtypeBytes(
+                                     reductionAccumulator(rows.reductions[i]->result()->dtype())));
+}
+
 Extent RowKernel::scratchBytes() const {
   if (!split)
     return 0;
   int64_t bytes = 0;
-  for (const Op *op : rows.reductions)
-    bytes += kRowSplitTargetBlocks *
-             static_cast<int64_t>(dtypeBytes(reductionAccumulator(op->result()->dtype())));
+  for (size_t i = 0; i < rows.reductions.size(); ++i)
+    bytes += splitPartialBytes(i);
   return bytes + kRowSplitTargetBlocks / 2 * static_cast<int64_t>(sizeof(int));
 }
 
@@ -306,10 +310,8 @@ std::string hostLaunch(const RowKernel &rk) {
     s += "    if (splits > 1) {\n";
     s += "      char *scratch = ws + " + extentToCode(rk.scratchOffset, sym) + ";\n";
     for (size_t i = 0; i < rk.rows.reductions.size(); ++i)
-      s += "      a.part[" + std::to_string(i) + "] = scratch;\n      scratch += " +
-           std::to_string(kRowSplitTargetBlocks * dtypeBytes(reductionAccumulator(
-                                                      rk.rows.reductions[i]->result()->dtype()))) +
-           ";\n";
+      s += "      a.part[" + std::to_string(i) +
+           "] = scratch;\n      scratch += " + std::to_string(rk.splitPartialBytes(i)) + ";\n";
     s += "      a.count = (int *)scratch;\n";
     s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream);\n";
     s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";

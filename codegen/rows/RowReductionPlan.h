@@ -178,8 +178,10 @@ struct RowKernel {
   bool split = false;
   Extent scratchOffset;
   // The split variant's scratch: kRowSplitTargetBlocks partials of every
-  // reduction, then a count per row (rows <= kRowSplitTargetBlocks / 2).
+  // reduction (splitPartialBytes(i) for reduction i), then a count per row
+  // (rows <= kRowSplitTargetBlocks / 2).
   Extent scratchBytes() const;
+  int64_t splitPartialBytes(size_t i) const;
   // The vector widths each contiguous variant is generated for: `vector`,
   // then 1 (rows or pointers that are not aligned) where vector > 1.
   std::vector<int> vectorWidths() const {

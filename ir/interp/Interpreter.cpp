@@ -256,6 +256,12 @@ double relativeFor(const Tensor &t, const InterpreterOptions &options) {
   return t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
 }
 
+// Element j's side in a pair of opposite draws (perturbations of opposite
+// sign from one seed): true in exactly one of the two.
+bool firstOfPair(uint64_t base, size_t j, const InterpreterOptions &options) {
+  return ((mix(base + j) >> 1) & 1) == (options.perturbation > 0);
+}
+
 // A comparison of floating operands within their moves of each other (a
 // value's own and its use's) may find them equal in a kernel (cosh(x) == 1
 // for a tiny x rounds either way): one of two opposite draws ties them.
@@ -279,7 +285,7 @@ void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> 
     if (!std::isfinite(x) || !std::isfinite(y) || x == y ||
         std::fabs(x - y) > 3 * relative * std::max(std::fabs(x), std::fabs(y)))
       return;
-    if (((mix(base + j) >> 1) & 1) == (options.perturbation > 0))
+    if (firstOfPair(base, j, options))
       t.setInt(j, equal);
   });
 }
@@ -321,7 +327,7 @@ void tieNearSteps(Tensor &t, const Op &op, std::span<const Tensor *const> operan
     const bool atStep = kind == OpKind::Round ? x - std::floor(x) == 0.5 : x == std::trunc(x);
     if (!std::isfinite(x) || atStep || reach >= 0.25 || step(x - reach) == step(x + reach))
       continue;
-    const double side = ((mix(base + j) >> 1) & 1) == (options.perturbation > 0) ? -reach : reach;
+    const double side = firstOfPair(base, j, options) ? -reach : reach;
     const double moved = step(x + side);
     if (cast)
       t.setInt(j, static_cast<int64_t>(moved));
@@ -348,7 +354,7 @@ void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const
     const double n = std::nearbyint(y);
     if (!(x < 0) || !std::isfinite(y) || y == n || std::fabs(y - n) > 3 * relative * std::fabs(y))
       return;
-    if (((mix(base + j) >> 1) & 1) == (options.perturbation > 0))
+    if (firstOfPair(base, j, options))
       t.setFloat(j, std::pow(x, n));
   });
 }
@@ -442,12 +448,11 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
       for (const Value *operand : op->operands())
         fromComputed = fromComputed || computed[operand->id()];
       computed[op->result()->id()] = fromComputed;
+      const uint64_t base = mix(options.seed ^ mix(op->result()->id()));
       if (options.perturbation != 0 && t.isFloating() && computes(*op)) {
         perturb(t, *op, operands, ctx, options);
-        tieNearIntegerPowers(t, *op, operands, options,
-                             mix(options.seed ^ mix(op->result()->id())));
+        tieNearIntegerPowers(t, *op, operands, options, base);
       } else if (options.perturbation != 0) {
-        const uint64_t base = mix(options.seed ^ mix(op->result()->id()));
         tieNearComparisons(t, *op, operands, options, base);
         tieNearSteps(t, *op, operands, options, base);
       }

@@ -17,6 +17,19 @@ InterpreterResult perturbedRun(const Fusion &fusion, const std::map<std::string,
   return interpret(fusion, inputs, {}, options);
 }
 
+// The runs of a pair of opposite draws: perturbations of +-2^-20 from one seed.
+std::vector<InterpreterResult>
+oppositeDraws(const Fusion &fusion, const std::map<std::string, Tensor> &inputs, uint64_t seed) {
+  std::vector<InterpreterResult> runs;
+  for (double direction : {1.0, -1.0}) {
+    InterpreterOptions options;
+    options.perturbation = direction * 0x1p-20;
+    options.seed = seed;
+    runs.push_back(interpret(fusion, inputs, {}, options));
+  }
+  return runs;
+}
+
 // Whether `moved` is within [1/2, 3/2] of `size` (the draw of a move's size), give
 // or take the rounding of the result to f32.
 bool movedBy(double moved, double size) { return moved >= 0.45 * size && moved <= 1.55 * size; }
@@ -258,11 +271,7 @@ TEST(InterpreterPerturbation, AComparisonOfValuesWithinTheirMovesTiesInOneOfTwoO
   // kernel's coshf may give 1. cosh(0.1) is far from 1.
   const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {4e-4, 0.1})}};
   std::vector<std::vector<double>> got;
-  for (double direction : {1.0, -1.0}) {
-    InterpreterOptions options;
-    options.perturbation = direction * 0x1p-20;
-    options.seed = 10;
-    InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 10)) {
     ASSERT_TRUE(r.ok) << r.error;
     got.push_back(floatValues(r.outputs[0]));
   }
@@ -297,11 +306,7 @@ TEST(InterpreterPerturbation, AStepOfAValueWithinItsMovesOfAStepLandsOnEachSideI
   EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0]), (std::vector<double>{0.0, 0.0}));
   for (size_t out = 0; out < 2; ++out) {
     std::vector<std::vector<double>> got;
-    for (double direction : {1.0, -1.0}) {
-      InterpreterOptions options;
-      options.perturbation = direction * 0x1p-20;
-      options.seed = 10;
-      InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+    for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 10)) {
       ASSERT_TRUE(r.ok) << r.error;
       if (out == 0) {
         got.push_back(floatValues(r.outputs[out]));
@@ -348,11 +353,7 @@ TEST(InterpreterPerturbation, APowerOfANegativeBaseWithAnExponentNearAnIntegerIs
   const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {-2, -2})},
                                              {"y", floats(DType::F32, {2}, {3, 2.5})}};
   std::vector<std::vector<double>> got;
-  for (double direction : {1.0, -1.0}) {
-    InterpreterOptions options;
-    options.perturbation = direction * 0x1p-20;
-    options.seed = 3;
-    InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 3)) {
     ASSERT_TRUE(r.ok) << r.error;
     got.push_back(floatValues(r.outputs[0]));
   }
