@@ -163,7 +163,9 @@ std::string emptyExtremeChecks(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::string code;
   for (const std::unique_ptr<Op> &op : m.fusion->ops()) {
-    if (op->kind() != OpKind::Max && op->kind() != OpKind::Min)
+    // Unnamed ones come from composites (softmax, log_softmax, logsumexp),
+    // where a max of no elements is -inf, their identity, and right.
+    if ((op->kind() != OpKind::Max && op->kind() != OpKind::Min) || op->result()->name().empty())
       continue;
     const std::vector<Extent> &in = op->operand(0)->shape();
     std::vector<Extent> reducedDims;

@@ -35,15 +35,18 @@ struct InterpreterResult {
 // ulps); relative to its terms' magnitude for a sum or mean (the same
 // reduction of |x|), and for a layer_norm to its mean's error over the
 // deviation, where those are larger: a cancelling reduction's rounding
-// error has the size of its terms. Each move's size is drawn from [1/2,
+// error has the size of its terms; a sum or difference of computed operands
+// relative to the larger operand. Each move's size is drawn from [1/2,
 // 3/2) of that, and a nonzero element moves by at least an ulp of f32 or
 // f64. Each use of a computed value sees it moved again by a draw of its
 // own (kernels may recompute it per use), and reductions accumulate as a
 // kernel may (EvalContext::kernelOrder). A negative perturbation moves
 // each element the other way from the same seed's positive one. Results exact given their operands
-// (floor, trunc, maximum, abs, where, cast, ...) are left alone. The GPU fuzzer compares kernels
-// with such a reference to tell elements that rounding errors of a few ulps can change (a floor, a
-// comparison, a cancellation) from wrong ones.
+// (floor, trunc, maximum, abs, where, cast, ...) are left alone, except that a decision a rounding
+// can flip (a step, a comparison, pow of a negative base) takes each side in one of two opposite
+// draws where its operands are within their uncertainty of it (Perturbation.h). The GPU fuzzer
+// compares kernels with such a reference to tell elements that rounding errors of a few ulps can
+// change (a floor, a comparison, a cancellation) from wrong ones.
 struct InterpreterOptions {
   double perturbation = 0;
   uint64_t seed = 0;

@@ -30,18 +30,24 @@ void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Re
   }
 }
 
-// Whether the order of accumulation decides a sum or product of finite
-// `values` in an accumulator of magnitudes up to `largest` (log2 of the
-// smallest subnormal: `tiniest`): some order overflows where another does
-// not (a sum whose positive or negative terms overflow although the total
-// fits; a product that overflows and also meets a zero or underflows), or
-// a product ends below the normal range.
+// Whether the order of accumulation decides a sum or product of `values`
+// in an accumulator of magnitudes up to `largest` (log2 of the smallest
+// subnormal: `tiniest`): some order overflows where another does not (a sum
+// whose positive or negative terms overflow although the total fits, or
+// overflow against an infinity of the other sign; a product that overflows
+// and also meets a zero or underflows), a product of an infinity and finite
+// factors whose partial product may underflow to 0 (inf or NaN), or a
+// product ending below the normal range.
 bool orderDecides(std::span<const double> values, bool product, double largest, int tiniest) {
   double up = 0, down = 0;
-  bool zero = false;
+  bool zero = false, plusInf = false, minusInf = false;
   for (double v : values) {
-    if (!std::isfinite(v))
+    if (std::isnan(v))
       return false;
+    if (std::isinf(v)) {
+      (v > 0 ? plusInf : minusInf) = true;
+      continue;
+    }
     if (product) {
       zero |= v == 0;
       if (v != 0)
@@ -53,6 +59,11 @@ bool orderDecides(std::span<const double> values, bool product, double largest, 
   // A product below the smallest normal number is rounded in the subnormal
   // range, coarsely: one order ends at 0, another stuck at a subnormal.
   const int tiniestNormal = tiniest == -149 ? -126 : -1022;
+  if (plusInf || minusInf) {
+    if (product)
+      return !zero && down < tiniest;
+    return !(plusInf && minusInf) && (plusInf ? -down : up) > largest;
+  }
   if (product)
     return (up > std::log2(largest) && (zero || down < tiniest)) ||
            (!zero && up + down < tiniestNormal);

@@ -361,3 +361,131 @@ TEST(InterpreterPerturbation, APowerOfANegativeBaseWithAnExponentNearAnIntegerIs
   EXPECT_EQ(std::isnan(got[0][0]) ? got[1][0] : got[0][0], -8.0);
   EXPECT_TRUE(std::isnan(got[0][1]) && std::isnan(got[1][1]));
 }
+
+TEST(InterpreterPerturbation, ADifferenceOfEqualComputedValuesMovesByTheirSizeAndItsStepTies) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{16});
+  // (x * 3) - (x * 3) recomputed: 0 in the reference, a rounding of 3x either
+  // side in a kernel, so its ceil is 0 or 1.
+  Value *a = b.op(OpKind::Mul, {x, b.floatLiteral(3.0)}, DType::F32, Shape{16});
+  Value *d =
+      b.op(OpKind::Sub, {a, b.op(OpKind::Abs, {a}, DType::F32, Shape{16})}, DType::F32, Shape{16});
+  b.output(d);
+  b.output(b.op(OpKind::Ceil, {d}, DType::F32, Shape{16}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {16}, std::vector<double>(16, 1000.0))}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[1]), std::vector<double>(16, 0.0));
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 21);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  for (size_t i = 0; i < 16; ++i) {
+    const double d0 = floatValues(runs[0].outputs[0])[i], d1 = floatValues(runs[1].outputs[0])[i];
+    // Its own move and its operands' uses': up to 4.5 draws of 3000's size.
+    const double moved = std::max(std::fabs(d0), std::fabs(d1));
+    EXPECT_TRUE(moved > 0 && moved <= 4.5 * 0x1p-20 * 3000) << i << ": " << d0 << " " << d1;
+    const double c0 = floatValues(runs[0].outputs[1])[i], c1 = floatValues(runs[1].outputs[1])[i];
+    EXPECT_EQ(std::max(c0, c1), 1.0) << i;
+    EXPECT_EQ(std::min(c0, c1), 0.0) << i;
+  }
+}
+
+TEST(InterpreterPerturbation, APowerWhoseExponentACancellingSumMovesNearAnIntegerTies) {
+  FusionBuilder b;
+  Value *base = b.input("b", DType::F32, Shape{9});
+  Value *x = b.input("x", DType::F32, Shape{9});
+  // x - sum(x): the sum of +-1000 terms is uncertain by ~0.02, so 997.99 may
+  // be 998 in a kernel (3 of its own ulps would not reach it).
+  Value *s = b.op(OpKind::Sum, {x}, DType::F32, Shape{},
+                  makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}}));
+  b.output(b.op(OpKind::Pow, {base, b.op(OpKind::Sub, {x, s}, DType::F32, Shape{9})}, DType::F32,
+                Shape{9}));
+  const std::map<std::string, Tensor> inputs{
+      {"b", floats(DType::F32, {9}, std::vector<double>(9, -1.0001))},
+      {"x", floats(DType::F32, {9}, {1000, -1000, 1000, -1000, 1000, -1000, 1000, -1000, 2.01})}};
+  EXPECT_TRUE(std::isnan(floatValues(run(b.fusion(), inputs)[0])[0]));
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 4);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  for (size_t i = 0; i < 8; ++i)
+    EXPECT_NE(std::isnan(floatValues(runs[0].outputs[0])[i]),
+              std::isnan(floatValues(runs[1].outputs[0])[i]))
+        << i;
+}
+
+TEST(InterpreterPerturbation, AProductOfAnInfinityAndFactorsThatMayUnderflowIsIllDefined) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2, 4});
+  b.output(b.op(OpKind::Prod, {x}, DType::F32, Shape{2},
+                makeAttrs({{"axes", std::vector<int64_t>{1}}, {"keepdim", false}})));
+  // Row 0: a partial product of the tiny factors underflows to 0 in one
+  // order (0 * inf: NaN) and meets the infinity first in another (inf).
+  // Row 1: nothing underflows.
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {2, 4}, {INFINITY, 1e-30, 1e-30, 1e-30, INFINITY, 0.5, 0.25, 2.0})}};
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 11);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(std::isnan(floatValues(r.outputs[0])[0]));
+  EXPECT_EQ(floatValues(r.outputs[0])[1], INFINITY);
+}
+
+TEST(InterpreterPerturbation, AResultAKernelsExpMayFlushIsZeroInOneOfTwoOppositeDraws) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  // exp(-87.5) is 9.9e-39, below 2^-125: a kernel's ex2.approx.ftz may give
+  // 0, and its ceil 0. exp(-80) is far above.
+  Value *e = b.op(OpKind::Exp, {x}, DType::F32, Shape{2});
+  b.output(e);
+  b.output(b.op(OpKind::Ceil, {e}, DType::F32, Shape{2}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {-87.5, -80})}};
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 8);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<double> e0 = floatValues(runs[0].outputs[0]),
+                            e1 = floatValues(runs[1].outputs[0]);
+  EXPECT_TRUE((e0[0] == 0) != (e1[0] == 0)) << e0[0] << " " << e1[0];
+  EXPECT_TRUE(e0[1] > 0 && e1[1] > 0);
+  const std::vector<double> c0 = floatValues(runs[0].outputs[1]),
+                            c1 = floatValues(runs[1].outputs[1]);
+  EXPECT_EQ(std::min(c0[0], c1[0]), 0.0);
+  EXPECT_EQ(std::max(c0[0], c1[0]), 1.0);
+  EXPECT_EQ(c0[1], 1.0);
+  EXPECT_EQ(c1[1], 1.0);
+}
+
+TEST(InterpreterPerturbation, LogSoftmaxMovesByItsSumsRoundingAbsolutely) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{3});
+  b.output(b.op(OpKind::LogSoftmax, {x}, DType::F32, Shape{3}, makeAttrs({{"dim", int64_t{0}}})));
+  // The largest element's log_softmax is -log(1 + 1.08e-4): a kernel's
+  // log of the rounded sum keeps no relative accuracy there.
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {3}, {1.4167337, 5.7934175, 14.936528})}};
+  const double exact = floatValues(run(b.fusion(), inputs)[0])[2];
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 2);
+  ASSERT_TRUE(r.ok) << r.error;
+  const double moved = std::fabs(floatValues(r.outputs[0])[2] - exact);
+  EXPECT_GT(moved, 0.4 * 0x1p-20) << exact;
+  EXPECT_LT(moved, 1.6 * 0x1p-20 * 2) << exact;
+}
+
+TEST(InterpreterPerturbation, ARemainderOfAQuotientNearAnIntegerIsNearZeroOrTheDivisor) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{8});
+  Value *w = b.input("w", DType::F32, Shape{8});
+  // (x * 3) / w is exactly 1: remainder 0 in the reference, 0 or about w in
+  // a kernel whose product rounds either way.
+  Value *a = b.op(OpKind::Mul, {x, b.floatLiteral(3.0)}, DType::F32, Shape{8});
+  b.output(b.op(OpKind::Remainder, {a, w}, DType::F32, Shape{8}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {8}, std::vector<double>(8, 1.0))},
+      {"w", floats(DType::F32, {8}, std::vector<double>(8, 3.0))}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[0]), std::vector<double>(8, 0.0));
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 6);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  for (size_t i = 0; i < 8; ++i) {
+    const double r0 = floatValues(runs[0].outputs[0])[i], r1 = floatValues(runs[1].outputs[0])[i];
+    EXPECT_LT(std::min(r0, r1), 1e-4) << i;
+    EXPECT_GT(std::max(r0, r1), 3.0 - 1e-4) << i;
+  }
+}

@@ -1,0 +1,414 @@
+// Perturbed runs of the reference interpreter: the moves of computed
+// results and of their uses, and the ties of decisions a rounding can flip
+// (see Perturbation.h and InterpreterOptions).
+#include "ir/interp/Perturbation.h"
+
+#include "ir/interp/EvalSupport.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+namespace fuserc::interp {
+namespace {
+
+// The smallest f32 result a kernel's exp is sure not to flush to 0.
+constexpr double kFlushBelow = 2 * FLT_MIN;
+
+// splitmix64: the perturbation's sign for element `i` of op `op`.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// What a rounding error of the op's own arithmetic scales with, per
+// element, where that is not the result's magnitude: a sum's or mean's is
+// its terms' (the same reduction of |x|: a cancelling sum keeps an error
+// the size of its terms), a layer_norm's that of its mean
+// (layerNormErrorScale). None: the result's magnitude.
+// Either is then multiplied by reductionRounds of the elements reduced per
+// result (layerNormErrorScale does so itself). A var's and a std's, and a
+// sum's or difference of computed operands: below.
+std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
+                                 const std::vector<bool> &computedOperands, const EvalContext &ctx,
+                                 double relative) {
+  std::optional<Tensor> scale;
+  if ((op.kind() == OpKind::Add || op.kind() == OpKind::Sub) &&
+      std::find(computedOperands.begin(), computedOperands.end(), true) != computedOperands.end()) {
+    // Computed operands carry rounding errors of their own size, which a
+    // cancelling difference (x - mean(x) of equal values) keeps whole.
+    scale = interp::makeResult(op, ctx);
+    const std::vector<int64_t> sa = interp::broadcastStrides(*operands[0], scale->shape(), op, 0),
+                               sb = interp::broadcastStrides(*operands[1], scale->shape(), op, 1);
+    interp::forEachIndex(scale->shape(), [&](const std::vector<int64_t> &index, size_t j) {
+      const double a = interp::readAsFloat(*operands[0],
+                                           static_cast<size_t>(interp::dot(index, sa)), DType::F64),
+                   b = interp::readAsFloat(*operands[1],
+                                           static_cast<size_t>(interp::dot(index, sb)), DType::F64);
+      scale->setFloat(j, std::max(std::fabs(a), std::fabs(b)));
+    });
+    return scale;
+  }
+  if (op.kind() == OpKind::LogSoftmax || op.kind() == OpKind::LogSumExp) {
+    // log(sum(exp(x - max))) of a sum near 1 is off by the sum's rounding,
+    // absolutely: log_softmax's largest element (about 1 - sum) keeps no
+    // relative accuracy. Each element moves by at least that.
+    scale = interp::makeResult(op, ctx);
+    const size_t n = op.kind() == OpKind::LogSoftmax
+                         ? static_cast<size_t>(operands[0]->shape().at(
+                               static_cast<size_t>(op.attrs().integer("dim"))))
+                         : operands[0]->numel() / std::max<size_t>(scale->numel(), 1);
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, reductionRounds(n));
+    return scale;
+  }
+  if (op.kind() == OpKind::LayerNorm) {
+    scale = layerNormErrorScale(op, operands, ctx);
+  } else if ((op.kind() == OpKind::Var || op.kind() == OpKind::Std) && operands[0]->isFloating()) {
+    // A variance near 0 (of nearly equal values) is off by the square of
+    // its mean's error, which the deviations carry: (relative * rounds *
+    // mean |x|)^2, expressed in units of `relative`; its square root (std)
+    // by up to that mean's error itself.
+    const Tensor &x = *operands[0];
+    const interp::AxisSplit split = interp::splitAxes(x.shape(), op.attrs().axes("axes"), op);
+    scale = interp::makeResult(op, ctx);
+    const size_t n = split.reducedOffsets.size();
+    for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+      double magnitude = 0;
+      for (int64_t r : split.reducedOffsets)
+        magnitude += std::fabs(x.getFloat(static_cast<size_t>(split.keptOffsets[k] + r)));
+      const double meanError = std::fabs(relative) * reductionRounds(n) * magnitude /
+                               static_cast<double>(std::max<size_t>(n, 1));
+      const double move = op.kind() == OpKind::Std ? meanError : meanError * meanError;
+      scale->setFloat(k, move / std::fabs(relative));
+    }
+    return scale;
+  } else if (op.kind() == OpKind::Exp && op.result()->dtype() != DType::F64) {
+    // Kernels compute exp below f64 as 2^(x log2 e) on the multifunction
+    // unit: at most 2 + 1.173 |x| ulps of f32 off (the prelude's bound).
+    const Tensor &x = *operands[0];
+    scale = interp::makeResult(op, ctx);
+    const Tensor y = cpuEvaluator(op.kind())(op, operands, ctx);
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, std::fabs(y.getFloat(i)) * (2 + 1.173 * std::fabs(x.getFloat(i))) *
+                             0x1p-23 / std::fabs(relative));
+    return scale;
+  } else if ((op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) && operands[0]->isFloating()) {
+    Tensor magnitudes = *operands[0];
+    for (size_t i = 0; i < magnitudes.numel(); ++i)
+      magnitudes.setFloat(i, std::fabs(magnitudes.getFloat(i)));
+    const std::vector<const Tensor *> absolute{&magnitudes};
+    scale = cpuEvaluator(op.kind())(op, std::span<const Tensor *const>(absolute), ctx);
+  } else {
+    return std::nullopt;
+  }
+  if (op.kind() != OpKind::LayerNorm && scale->numel() > 0) {
+    const double factor = reductionRounds(operands[0]->numel() / scale->numel());
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, scale->getFloat(i) * factor);
+  }
+  return scale;
+}
+
+// Moves every finite element of `t` by `relative` times its `scale` (its
+// magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
+// that moves along a chain do not cancel exactly) and a sign drawn from
+// `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
+// and, where `zeroNearZero` (a reduction's result), one within its move of
+// zero to exactly 0 in one of two opposite draws.
+void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
+                  bool zeroNearZero) {
+  for (size_t i = 0; i < t.numel(); ++i) {
+    const double v = t.getFloat(i);
+    if (!std::isfinite(v))
+      continue;
+    const uint64_t draw = mix(base + i);
+    const bool up = (draw & 1) != (relative < 0);
+    const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
+    const double factor = 0.5 + static_cast<double>(draw >> 11) * 0x1p-53;
+    const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
+    // A value within its own error of zero (a cancelling reduction) may
+    // come out exactly 0 in a kernel: one of each pair of opposite draws
+    // puts it there (a bit of its own: the sign of such a value follows the
+    // moves of its operands, not its own).
+    // A kernel's exp flushes a result below f32's normal range to 0, and on
+    // the GPU one below twice its bottom, 2^-125 (so do composites made of
+    // it): one of each pair of opposite draws does too.
+    const bool subnormal = t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
+    const bool zero = ((zeroNearZero && move >= std::fabs(v)) || subnormal) &&
+                      ((draw >> 1) & 1) == (relative > 0);
+    t.setFloat(i, zero ? 0.0 : up ? v + move : v - move);
+    if (v == 0 || t.getFloat(i) != v)
+      continue;
+    const double toward = up ? HUGE_VAL : -HUGE_VAL;
+    if (t.dtype() == DType::F32)
+      t.setFloat(i, std::nextafter(static_cast<float>(v), static_cast<float>(toward)));
+    else if (t.dtype() == DType::F64)
+      t.setFloat(i, std::nextafter(v, toward));
+  }
+}
+
+double relativeFor(const Tensor &t, const InterpreterOptions &options) {
+  return t.dtype() == DType::F64 ? options.perturbation * 0x1p-29 : options.perturbation;
+}
+
+// Element j's side in a pair of opposite draws (perturbations of opposite
+// sign from one seed): true in exactly one of the two.
+bool firstOfPair(uint64_t base, size_t j, const InterpreterOptions &options) {
+  return ((mix(base + j) >> 1) & 1) == (options.perturbation > 0);
+}
+
+// Ops whose result the GPU may round differently: not those whose result is
+// exact given their operands (a floor, a maximum, a cast), so that a floor
+// of a value a few ulps from an integer shows as ill-conditioned.
+
+// How far the moves took element i of an operand from its plain value
+// (`plain` null: the operand is not computed, so not at all), and at least
+// the range a kernel may flush to 0 for a computed f32 value.
+double uncertainty(const Tensor &used, const Tensor *plain, size_t i) {
+  if (!plain)
+    return 0;
+  const double d = std::fabs(used.getFloat(i) - plain->getFloat(i));
+  return std::max(std::isnan(d) ? 0 : d, used.dtype() == DType::F32 ? kFlushBelow / 2 : 0.0);
+}
+
+// A comparison of floating operands within their uncertainty of each other
+// (their moves, or 3 of their own draws) may find them equal in a kernel
+// (cosh(x) == 1 for a tiny x rounds either way): one of two opposite draws
+// ties them.
+void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                        std::span<const Tensor *const> plains, const InterpreterOptions &options,
+                        uint64_t base) {
+  const Tensor &a = *operands[0], &b = *operands[1];
+  if (!a.isFloating() && !b.isFloating())
+    return;
+  const double relative = std::max(a.isFloating() ? std::fabs(relativeFor(a, options)) : 0.0,
+                                   b.isFloating() ? std::fabs(relativeFor(b, options)) : 0.0);
+  const std::vector<int64_t> sa = interp::broadcastStrides(a, t.shape(), op, 0),
+                             sb = interp::broadcastStrides(b, t.shape(), op, 1);
+  const OpKind kind = op.kind();
+  const bool equal = kind == OpKind::Eq || kind == OpKind::Le || kind == OpKind::Ge;
+  interp::forEachIndex(t.shape(), [&](const std::vector<int64_t> &index, size_t j) {
+    const size_t ia = static_cast<size_t>(interp::dot(index, sa)),
+                 ib = static_cast<size_t>(interp::dot(index, sb));
+    const double x = a.getFloat(ia), y = b.getFloat(ib);
+    if (!std::isfinite(x) || !std::isfinite(y) || x == y)
+      return;
+    const double reach =
+        std::max(3 * relative * std::max(std::fabs(x), std::fabs(y)),
+                 2 * (uncertainty(a, plains[0], ia) + uncertainty(b, plains[1], ib)));
+    if (std::fabs(x - y) <= reach && firstOfPair(base, j, options))
+      t.setInt(j, equal);
+  });
+}
+
+// A step function (floor, ceil, trunc, round, a cast of a float to an
+// integer) of a computed value within its uncertainty of a step (sigmoid(17)
+// is one f32 ulp below 1, which a kernel's sigmoid may round up to 1; x -
+// mean(x) of equal values is 0 or a rounding either side) lands on each side
+// of it in one of two opposite draws, also where its moves cancel. A value
+// not computed (an input's) exactly at a step is left alone.
+void tieNearSteps(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                  std::span<const Tensor *const> plains, const InterpreterOptions &options,
+                  uint64_t base) {
+  const OpKind kind = op.kind();
+  const Tensor &a = *operands[0];
+  if (!op.operand(0)->definingOp() || !a.isFloating() || a.numel() != t.numel())
+    return;
+  const bool cast = kind == OpKind::Cast;
+  const double relative = std::fabs(relativeFor(a, options));
+  auto step = [&](double x) {
+    switch (kind) {
+    case OpKind::Floor:
+      return std::floor(x);
+    case OpKind::Ceil:
+      return std::ceil(x);
+    case OpKind::Round:
+      return std::nearbyint(x);
+    default:
+      return std::trunc(x);
+    }
+  };
+  for (size_t j = 0; j < t.numel(); ++j) {
+    const double x = a.getFloat(j);
+    if (!std::isfinite(x))
+      continue;
+    const double point = kind == OpKind::Round ? std::floor(x) + 0.5 : std::nearbyint(x);
+    const double moved = uncertainty(a, plains[0], j);
+    const double reach = std::max(3 * relative * std::fabs(x), 2 * moved);
+    // Only where the uncertainty stays well inside one unit: a step nearby is one.
+    if (reach >= 0.25 || std::fabs(x - point) > reach || (x == point && !plains[0]))
+      continue;
+    const double side =
+        step(std::nextafter(point, firstOfPair(base, j, options) ? -HUGE_VAL : HUGE_VAL));
+    if (cast)
+      t.setInt(j, static_cast<int64_t>(side));
+    else
+      t.setFloat(j, side);
+  }
+}
+
+// pow of a negative base is NaN unless the exponent is an integer: an
+// exponent within its uncertainty of an integer n (x - sum(x) is one in a
+// kernel that sums in another order) gives pow(base, n) in one of two
+// opposite draws, and a computed integer exponent NaN.
+void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                          std::span<const Tensor *const> plains, const InterpreterOptions &options,
+                          uint64_t base) {
+  if (!operands[1]->isFloating() || !op.operand(1)->definingOp())
+    return;
+  const Tensor &a = *operands[0], &b = *operands[1];
+  const double relative = std::fabs(relativeFor(b, options));
+  const std::vector<int64_t> sa = interp::broadcastStrides(a, t.shape(), op, 0),
+                             sb = interp::broadcastStrides(b, t.shape(), op, 1);
+  interp::forEachIndex(t.shape(), [&](const std::vector<int64_t> &index, size_t j) {
+    const size_t ib = static_cast<size_t>(interp::dot(index, sb));
+    const double x = a.getFloat(static_cast<size_t>(interp::dot(index, sa))), y = b.getFloat(ib);
+    const double n = std::nearbyint(y);
+    const double reach = std::max(3 * relative * std::fabs(y), 2 * uncertainty(b, plains[1], ib));
+    if (!(x < 0) || !std::isfinite(y) || std::fabs(y - n) > reach || !firstOfPair(base, j, options))
+      return;
+    if (y != n)
+      t.setFloat(j, std::pow(x, n));
+    else if (plains[1] && std::fabs(y) < (b.dtype() == DType::F64 ? 0x1p52 : 0x1p23))
+      t.setFloat(j, NAN); // a computed integer (x / y rounded onto one) may be none in a kernel
+  });
+}
+
+// A remainder (fmod) of a quotient within its uncertainty of an integer is
+// near 0 on one side and near the divisor on the other (a kernel's a / b
+// may land exactly on the integer): one of two opposite draws takes each
+// side.
+void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                      std::span<const Tensor *const> plains, const InterpreterOptions &options,
+                      uint64_t base) {
+  const Tensor &a = *operands[0], &b = *operands[1];
+  if (!plains[0] && !plains[1])
+    return;
+  const double relative = std::fabs(relativeFor(t, options));
+  const std::vector<int64_t> sa = interp::broadcastStrides(a, t.shape(), op, 0),
+                             sb = interp::broadcastStrides(b, t.shape(), op, 1);
+  interp::forEachIndex(t.shape(), [&](const std::vector<int64_t> &index, size_t j) {
+    const size_t ia = static_cast<size_t>(interp::dot(index, sa)),
+                 ib = static_cast<size_t>(interp::dot(index, sb));
+    const double x = a.getFloat(ia), y = b.getFloat(ib), r = t.getFloat(j);
+    const double q = x / y, n = std::nearbyint(q);
+    if (!std::isfinite(q) || !std::isfinite(r) || y == 0)
+      return;
+    const double quotientMoves =
+        (uncertainty(a, plains[0], ia) + std::fabs(q) * uncertainty(b, plains[1], ib)) /
+        std::fabs(y);
+    if (std::fabs(q - n) > std::max(3 * relative * std::fabs(q), 2 * quotientMoves))
+      return;
+    // One draw of the pair lands just past the multiple, the other just short.
+    const double sign = op.kind() == OpKind::Remainder ? y : x; // the sign the result takes
+    const double past = std::min(std::fabs(r), std::fabs(std::fabs(y) - std::fabs(r)));
+    t.setFloat(j, std::copysign(firstOfPair(base, j, options) ? past : std::fabs(y) - past, sign));
+  });
+}
+
+bool isStep(const Op &op) {
+  switch (op.kind()) {
+  case OpKind::Floor:
+  case OpKind::Ceil:
+  case OpKind::Trunc:
+  case OpKind::Round:
+    return true;
+  case OpKind::Cast:
+    return !isFloating(op.result()->dtype()) && op.result()->dtype() != DType::Bool;
+  default:
+    return false;
+  }
+}
+
+bool isComparison(OpKind kind) {
+  return kind == OpKind::Eq || kind == OpKind::Ne || kind == OpKind::Lt || kind == OpKind::Le ||
+         kind == OpKind::Gt || kind == OpKind::Ge;
+}
+
+uint64_t drawBase(const Op &op, const InterpreterOptions &options) {
+  return mix(options.seed ^ mix(op.result()->id()));
+}
+
+} // namespace
+
+bool computes(const Op &op) {
+  switch (op.kind()) {
+  case OpKind::Abs:
+  case OpKind::Cast:
+  case OpKind::Ceil:
+  case OpKind::Clamp:
+  case OpKind::Floor:
+  case OpKind::Fmod:
+  case OpKind::Max:
+  case OpKind::Maximum:
+  case OpKind::Min:
+  case OpKind::Minimum:
+  case OpKind::Neg:
+  case OpKind::Relu:
+  case OpKind::Round:
+  case OpKind::Sign:
+  case OpKind::Trunc:
+  case OpKind::Where:
+    return false;
+  default:
+    break;
+  }
+  const ShapeRule rule = op.info().shapeRule;
+  return op.info().composite || rule == ShapeRule::Elementwise || rule == ShapeRule::Reduction ||
+         rule == ShapeRule::Normalization;
+}
+
+void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                   const std::vector<bool> &computedOperands, const EvalContext &ctx,
+                   const InterpreterOptions &options) {
+  const std::optional<Tensor> scale =
+      errorScale(op, operands, computedOperands, ctx, relativeFor(t, options));
+  // A cancelling reduction may land on exactly 0; a difference of computed
+  // values keeps its operands' errors but is no more often 0 than they are.
+  const bool reduces = op.kind() != OpKind::Add && op.kind() != OpKind::Sub;
+  moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr,
+               reduces);
+  // Composites round an f16 / bf16 result to its dtype: here after the
+  // move (CompositeEval.cpp), so that one next to a boundary rounds either way.
+  const DType dtype = op.result()->dtype();
+  if ((dtype == DType::F16 || dtype == DType::BF16) && op.info().composite)
+    for (size_t i = 0; i < t.numel(); ++i)
+      t.setFloat(i, roundToFloatType(t.getFloat(i), dtype));
+}
+
+Tensor perturbedUse(const Tensor &value, const Op &user, size_t operand,
+                    const InterpreterOptions &options) {
+  Tensor copy = value;
+  moveElements(copy, relativeFor(copy, options),
+               mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed)), nullptr,
+               false);
+  return copy;
+}
+
+bool needsPlainValues(const Fusion &fusion) {
+  for (const auto &op : fusion.ops())
+    if (isStep(*op) || isComparison(op->kind()) || op->kind() == OpKind::Pow ||
+        op->kind() == OpKind::Remainder || op->kind() == OpKind::Fmod)
+      return true;
+  return false;
+}
+
+void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                      std::span<const Tensor *const> plains, const InterpreterOptions &options) {
+  const uint64_t base = drawBase(op, options);
+  if (op.kind() == OpKind::Pow && t.isFloating())
+    tieNearIntegerPowers(t, op, operands, plains, options, base);
+  else if ((op.kind() == OpKind::Remainder || op.kind() == OpKind::Fmod) && t.isFloating())
+    tieNearQuotients(t, op, operands, plains, options, base);
+  else if (isComparison(op.kind()))
+    tieNearComparisons(t, op, operands, plains, options, base);
+  else if (isStep(op))
+    tieNearSteps(t, op, operands, plains, options, base);
+}
+
+} // namespace fuserc::interp
