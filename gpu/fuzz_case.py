@@ -271,15 +271,17 @@ def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
     # Three times: perturbed inputs and every computed value moved a few
     # ulps; the second moves each the other way (so an element one op makes
     # ill-conditioned is moved both ways), the third by an independent draw
-    # of signs (a draw can cancel its own moves along a chain).
+    # of signs (a draw can cancel its own moves along a chain), with
+    # differences that cancel to within their moves exactly 0.
     draw = (seed * 1000 + index) * 2
-    for kind, inputs, size, signs in (("pert", "pert_in", 1, draw), ("pert2", "anti_in", -1, draw),
-                                      ("pert3", "pert_in", 1, draw + 1)):
+    for kind, inputs, size, signs, extra in (
+            ("pert", "pert_in", 1, draw, ()), ("pert2", "anti_in", -1, draw, ()),
+            ("pert3", "pert_in", 1, draw + 1, ("--perturb-cancel",))):
         if problem is None:
             problem = run_interp(config, source, fusion_spec["name"], binding["shape"],
                                  dirs[inputs], dirs[kind],
                                  ("--perturb", repr(size * PERTURBATION["f32"]),
-                                  "--perturb-seed", str(signs)))
+                                  "--perturb-seed", str(signs)) + extra)
     record["interp_s"] = round(time.time() - start, 2)
     if problem:
         record.update(status="interp_error", detail=problem)

@@ -227,6 +227,9 @@ int main(int argc, char **argv) {
                  "other way")
       ->check(CLI::Range(-0.01, 0.01));
   app.add_option("--perturb-seed", options.evaluation.seed, "seed of the perturbation's signs");
+  app.add_flag("--perturb-cancel", options.evaluation.cancelToZero,
+               "with --perturb: a sum or difference of computed values within its move of zero "
+               "is exactly 0 (a kernel rounding both operands alike)");
   app.add_flag("--signature", options.signature,
                "print every fusion's inputs and outputs as JSON, and nothing else");
   try {

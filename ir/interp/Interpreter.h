@@ -50,6 +50,10 @@ struct InterpreterResult {
 struct InterpreterOptions {
   double perturbation = 0;
   uint64_t seed = 0;
+  // Perturbed runs: a sum or difference of computed values within its move
+  // of zero is exactly 0 everywhere (a kernel that rounds both operands
+  // alike), instead of moved off it.
+  bool cancelToZero = false;
 };
 
 // `inputs` maps every input name to a tensor (rank 0 for scalar inputs).

@@ -118,10 +118,13 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
 // magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
 // that moves along a chain do not cancel exactly) and a sign drawn from
 // `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
-// and, where `zeroNearZero` (a reduction's result), one within its move of
-// zero to exactly 0 in one of two opposite draws.
+// and, as `zeroNearZero` says, one within its move of zero to exactly 0;
+// one below kFlushBelow to 0 in one of two opposite draws.
+// Where a value within its move of zero goes to exactly 0.
+enum class ZeroRule { Never, OneOfPair, Always };
+
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
-                  bool zeroNearZero) {
+                  ZeroRule zeroNearZero) {
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
     if (!std::isfinite(v))
@@ -139,8 +142,13 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     // the GPU one below twice its bottom, 2^-125 (so do composites made of
     // it): one of each pair of opposite draws does too.
     const bool subnormal = t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
-    const bool zero = ((zeroNearZero && move >= std::fabs(v)) || subnormal) &&
-                      ((draw >> 1) & 1) == (relative > 0);
+    const bool oneOfPair = ((draw >> 1) & 1) == (relative > 0);
+    const bool near = move >= std::fabs(v);
+    // Operands rounded alike cancel what their own moves (up to 3 of its
+    // size) and this one's put between them.
+    const bool cancels = std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(v);
+    const bool zero = (zeroNearZero == ZeroRule::Always && cancels) ||
+                      ((subnormal || (zeroNearZero == ZeroRule::OneOfPair && near)) && oneOfPair);
     t.setFloat(i, zero ? 0.0 : up ? v + move : v - move);
     if (v == 0 || t.getFloat(i) != v)
       continue;
@@ -178,8 +186,9 @@ double uncertainty(const Tensor &used, const Tensor *plain, size_t i) {
 
 // A comparison of floating operands within their uncertainty of each other
 // (their moves, or 3 of their own draws) may find them equal in a kernel
-// (cosh(x) == 1 for a tiny x rounds either way): one of two opposite draws
-// ties them.
+// (cosh(x) == 1 for a tiny x rounds either way) or unequal (a variance of
+// equal values, 0 here, a rounding in a kernel): one of two opposite draws
+// ties them, the other keeps them apart.
 void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
                         std::span<const Tensor *const> plains, const InterpreterOptions &options,
                         uint64_t base) {
@@ -196,13 +205,16 @@ void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> 
     const size_t ia = static_cast<size_t>(interp::dot(index, sa)),
                  ib = static_cast<size_t>(interp::dot(index, sb));
     const double x = a.getFloat(ia), y = b.getFloat(ib);
-    if (!std::isfinite(x) || !std::isfinite(y) || x == y)
+    const double moves = uncertainty(a, plains[0], ia) + uncertainty(b, plains[1], ib);
+    if (!std::isfinite(x) || !std::isfinite(y) || (x == y && moves == 0))
       return;
-    const double reach =
-        std::max(3 * relative * std::max(std::fabs(x), std::fabs(y)),
-                 2 * (uncertainty(a, plains[0], ia) + uncertainty(b, plains[1], ib)));
-    if (std::fabs(x - y) <= reach && firstOfPair(base, j, options))
+    const double reach = std::max(3 * relative * std::max(std::fabs(x), std::fabs(y)), 2 * moves);
+    if (std::fabs(x - y) > reach)
+      return;
+    if (firstOfPair(base, j, options))
       t.setInt(j, equal);
+    else if (x == y) // the other draw: unequal, as if x < y
+      t.setInt(j, kind == OpKind::Ne || kind == OpKind::Lt || kind == OpKind::Le);
   });
 }
 
@@ -368,11 +380,15 @@ void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> opera
                    const InterpreterOptions &options) {
   const std::optional<Tensor> scale =
       errorScale(op, operands, computedOperands, ctx, relativeFor(t, options));
-  // A cancelling reduction may land on exactly 0; a difference of computed
-  // values keeps its operands' errors but is no more often 0 than they are.
-  const bool reduces = op.kind() != OpKind::Add && op.kind() != OpKind::Sub;
-  moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr,
-               reduces);
+  // A cancelling reduction may land on exactly 0 (one of two opposite draws
+  // puts it there); a difference of computed values only in the runs that
+  // model operands rounded alike (a product of such differences is then 0
+  // or NaN throughout, not in every draw).
+  const bool sum = op.kind() == OpKind::Add || op.kind() == OpKind::Sub;
+  const ZeroRule zero = !sum                   ? ZeroRule::OneOfPair
+                        : options.cancelToZero ? ZeroRule::Always
+                                               : ZeroRule::Never;
+  moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero);
   // Composites round an f16 / bf16 result to its dtype: here after the
   // move (CompositeEval.cpp), so that one next to a boundary rounds either way.
   const DType dtype = op.result()->dtype();
@@ -386,7 +402,7 @@ Tensor perturbedUse(const Tensor &value, const Op &user, size_t operand,
   Tensor copy = value;
   moveElements(copy, relativeFor(copy, options),
                mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed)), nullptr,
-               false);
+               ZeroRule::Never);
   return copy;
 }
 

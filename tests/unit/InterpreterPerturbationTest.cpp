@@ -489,3 +489,39 @@ TEST(InterpreterPerturbation, ARemainderOfAQuotientNearAnIntegerIsNearZeroOrTheD
     EXPECT_GT(std::max(r0, r1), 3.0 - 1e-4) << i;
   }
 }
+
+TEST(InterpreterPerturbation, ACancellingDifferenceIsExactlyZeroWhereOperandsRoundAlike) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{16});
+  Value *a = b.op(OpKind::Mul, {x, b.floatLiteral(3.0)}, DType::F32, Shape{16});
+  b.output(
+      b.op(OpKind::Sub, {a, b.op(OpKind::Abs, {a}, DType::F32, Shape{16})}, DType::F32, Shape{16}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {16}, std::vector<double>(16, 1000.0))}};
+  InterpreterOptions options;
+  options.perturbation = 0x1p-20;
+  options.seed = 3;
+  options.cancelToZero = true;
+  const InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(floatValues(r.outputs[0]), std::vector<double>(16, 0.0));
+}
+
+TEST(InterpreterPerturbation, EqualOperandsAKernelMayRoundApartAreUnequalInOneOfTwoOppositeDraws) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{4, 8});
+  // The variance of equal values is 0 here and a rounding in a kernel.
+  Value *v = b.op(
+      OpKind::Var, {x}, DType::F32, Shape{4},
+      makeAttrs(
+          {{"axes", std::vector<int64_t>{1}}, {"keepdim", false}, {"correction", int64_t{1}}}));
+  b.output(b.op(OpKind::Eq, {v, b.floatLiteral(0.0)}, DType::Bool, Shape{4}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {4, 8}, std::vector<double>(32, 0.3))}};
+  EXPECT_EQ(intValues(run(b.fusion(), inputs)[0]), (std::vector<int64_t>{1, 1, 1, 1}));
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 12);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_NE(intValues(runs[0].outputs[0])[i], intValues(runs[1].outputs[0])[i]) << i;
+}
