@@ -97,6 +97,12 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
       scale->setFloat(i, std::fabs(y.getFloat(i)) * (2 + 1.173 * std::fabs(x.getFloat(i))) *
                              0x1p-23 / std::fabs(relative));
     return scale;
+  } else if (op.kind() == OpKind::Prod && operands[0]->isFloating()) {
+    // Each factor a kernel multiplies in rounds by up to half an ulp of the
+    // product: a thread's serial run of factors as well as the tree.
+    scale = cpuEvaluator(op.kind())(op, operands, ctx);
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, std::fabs(scale->getFloat(i)));
   } else if ((op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) && operands[0]->isFloating()) {
     Tensor magnitudes = *operands[0];
     for (size_t i = 0; i < magnitudes.numel(); ++i)
@@ -124,7 +130,7 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
 enum class ZeroRule { Never, OneOfPair, Always };
 
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
-                  ZeroRule zeroNearZero) {
+                  ZeroRule zeroNearZero, bool approximate) {
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
     if (!std::isfinite(v))
@@ -149,7 +155,12 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const bool cancels = std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(v);
     const bool zero = (zeroNearZero == ZeroRule::Always && cancels) ||
                       ((subnormal || (zeroNearZero == ZeroRule::OneOfPair && near)) && oneOfPair);
-    t.setFloat(i, zero ? 0.0 : up ? v + move : v - move);
+    t.setFloat(i, zero ? std::copysign(0.0, v) : up ? v + move : v - move);
+    // An approximated function's f32 result that underflows to 0 here may
+    // be an ulp above it in a kernel: the smallest subnormal, in the other
+    // draw.
+    if (v == 0 && move == 0 && approximate && t.dtype() == DType::F32 && !oneOfPair)
+      t.setFloat(i, std::copysign(static_cast<double>(FLT_TRUE_MIN), v));
     if (v == 0 || t.getFloat(i) != v)
       continue;
     const double toward = up ? HUGE_VAL : -HUGE_VAL;
@@ -266,8 +277,9 @@ void tieNearSteps(Tensor &t, const Op &op, std::span<const Tensor *const> operan
 
 // pow of a negative base is NaN unless the exponent is an integer: an
 // exponent within its uncertainty of an integer n (x - sum(x) is one in a
-// kernel that sums in another order) gives pow(base, n) in one of two
-// opposite draws, and a computed integer exponent NaN.
+// kernel that sums in another order, var(x) of equal values may miss 0)
+// gives pow(base, n) in one of two opposite draws and, for a computed
+// exponent, NaN in the other.
 void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
                           std::span<const Tensor *const> plains, const InterpreterOptions &options,
                           uint64_t base) {
@@ -282,12 +294,12 @@ void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const
     const double x = a.getFloat(static_cast<size_t>(interp::dot(index, sa))), y = b.getFloat(ib);
     const double n = std::nearbyint(y);
     const double reach = std::max(3 * relative * std::fabs(y), 2 * uncertainty(b, plains[1], ib));
-    if (!(x < 0) || !std::isfinite(y) || std::fabs(y - n) > reach || !firstOfPair(base, j, options))
+    if (!(x < 0) || !std::isfinite(y) || std::fabs(y - n) > reach)
       return;
-    if (y != n)
+    if (firstOfPair(base, j, options))
       t.setFloat(j, std::pow(x, n));
     else if (plains[1] && std::fabs(y) < (b.dtype() == DType::F64 ? 0x1p52 : 0x1p23))
-      t.setFloat(j, NAN); // a computed integer (x / y rounded onto one) may be none in a kernel
+      t.setFloat(j, NAN); // a computed exponent may miss the integer in a kernel
   });
 }
 
@@ -321,6 +333,24 @@ void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> op
     const double past = std::min(std::fabs(r), std::fabs(std::fabs(y) - std::fabs(r)));
     t.setFloat(j, std::copysign(firstOfPair(base, j, options) ? past : std::fabs(y) - past, sign));
   });
+}
+
+// Elementwise functions and composites kernels approximate (exp, erf,
+// gelu, rms_norm's rsqrt, ...), not the correctly rounded arithmetic of
+// IEEE (add, sub, mul, div, sqrt).
+bool approximated(const Op &op) {
+  switch (op.kind()) {
+  case OpKind::Add:
+  case OpKind::Sub:
+  case OpKind::Mul:
+  case OpKind::Div:
+  case OpKind::Sqrt:
+  case OpKind::Reciprocal:
+  case OpKind::Lerp:
+    return false;
+  default:
+    return op.info().composite || op.info().shapeRule == ShapeRule::Elementwise;
+  }
 }
 
 bool isStep(const Op &op) {
@@ -388,7 +418,14 @@ void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> opera
   const ZeroRule zero = !sum                   ? ZeroRule::OneOfPair
                         : options.cancelToZero ? ZeroRule::Always
                                                : ZeroRule::Never;
-  moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero);
+  moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero,
+               approximated(op));
+  // A variance near 0 moves up, not below it: a kernel's sum of squares is
+  // never negative.
+  if (op.kind() == OpKind::Var || op.kind() == OpKind::Std)
+    for (size_t i = 0; i < t.numel(); ++i)
+      if (t.getFloat(i) < 0)
+        t.setFloat(i, -t.getFloat(i));
   // Composites round an f16 / bf16 result to its dtype: here after the
   // move (CompositeEval.cpp), so that one next to a boundary rounds either way.
   const DType dtype = op.result()->dtype();
@@ -402,7 +439,7 @@ Tensor perturbedUse(const Tensor &value, const Op &user, size_t operand,
   Tensor copy = value;
   moveElements(copy, relativeFor(copy, options),
                mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed)), nullptr,
-               ZeroRule::Never);
+               ZeroRule::Never, false);
   return copy;
 }
 

@@ -104,6 +104,25 @@ std::optional<double> kernelOrderReduce(const Op &op, std::span<const double> va
   }
 }
 
+// The product of `values` as a number: a zero factor among finite ones
+// makes it a zero of the factors' sign, although a long product in double
+// may overflow before it meets the zero (inf * 0: NaN).
+double exactProduct(std::span<const double> values) {
+  bool zero = false, infinite = false, negative = false;
+  double product = 1;
+  for (double v : values) {
+    if (std::isnan(v))
+      return v;
+    zero |= v == 0;
+    infinite |= std::isinf(v);
+    negative ^= std::signbit(v);
+    product *= v;
+  }
+  if (zero && infinite)
+    return std::numeric_limits<double>::quiet_NaN();
+  return zero ? (negative ? -0.0 : 0.0) : product;
+}
+
 } // namespace
 
 Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
@@ -129,6 +148,14 @@ Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
           const std::optional<double> v = kernelOrderReduce(op, values, narrow);
           result.setFloat(k, v ? *v
                                : cpuReduce(op.kind(), std::span<const double>(values), op.attrs()));
+        }
+      } else if (op.kind() == OpKind::Prod) {
+        std::vector<double> values(split.reducedOffsets.size());
+        for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+          for (size_t r = 0; r < values.size(); ++r)
+            values[r] = interp::readAsFloat(
+                x, static_cast<size_t>(split.keptOffsets[k] + split.reducedOffsets[r]), floatType);
+          result.setFloat(k, exactProduct(values));
         }
       } else {
         // A composite (std) rounds an f16 / bf16 result, as PyTorch's kernel

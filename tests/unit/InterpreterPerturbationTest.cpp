@@ -525,3 +525,50 @@ TEST(InterpreterPerturbation, EqualOperandsAKernelMayRoundApartAreUnequalInOneOf
   for (size_t i = 0; i < 4; ++i)
     EXPECT_NE(intValues(runs[0].outputs[0])[i], intValues(runs[1].outputs[0])[i]) << i;
 }
+
+TEST(InterpreterPerturbation, APowerOfANegativeBaseToAVarianceOfEqualValuesIsOneOrNaN) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{4, 8});
+  // var of equal values is 0 here (pow gives 1) and a rounding in a kernel
+  // (NaN); it never moves below 0.
+  Value *v = b.op(
+      OpKind::Var, {x}, DType::F32, Shape{8},
+      makeAttrs(
+          {{"axes", std::vector<int64_t>{0}}, {"keepdim", false}, {"correction", int64_t{1}}}));
+  b.output(v);
+  b.output(b.op(OpKind::Pow, {b.floatLiteral(-2.0), v}, DType::F32, Shape{8}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {4, 8}, std::vector<double>(32, -2.5))}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[1]), std::vector<double>(8, 1.0));
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 14);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_GE(floatValues(runs[0].outputs[0])[i], 0.0) << i;
+    EXPECT_GE(floatValues(runs[1].outputs[0])[i], 0.0) << i;
+    const double p0 = floatValues(runs[0].outputs[1])[i], p1 = floatValues(runs[1].outputs[1])[i];
+    EXPECT_NE(std::isnan(p0), std::isnan(p1)) << i;
+  }
+}
+
+TEST(InterpreterPerturbation, AProductWithAZeroFactorIsZeroAndMovesByItsFactorsRoundings) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{2, 64});
+  b.output(b.op(OpKind::Prod, {x}, DType::F64, Shape{2},
+                makeAttrs({{"axes", std::vector<int64_t>{1}}, {"keepdim", false}})));
+  // Row 0: 63 factors of 1e10 and a 0 (double overflows before the 0 in
+  // order); row 1: 64 factors of 1.5.
+  std::vector<double> values(128, 1.5);
+  for (size_t i = 0; i < 63; ++i)
+    values[i] = 1e10;
+  values[63] = 0;
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F64, {2, 64}, values)}};
+  const std::vector<double> exact = floatValues(run(b.fusion(), inputs)[0]);
+  EXPECT_EQ(exact[0], 0.0);
+  const InterpreterResult r = perturbedRun(b.fusion(), inputs, 9);
+  ASSERT_TRUE(r.ok) << r.error;
+  // f64: moves of 2^-49 relative, times log2(64) roundings.
+  const double moved = std::fabs(floatValues(r.outputs[0])[1] - exact[1]) / exact[1];
+  EXPECT_GT(moved, 0.4 * 6 * 0x1p-49);
+  EXPECT_LT(moved, 1.6 * 6 * 0x1p-49);
+}
