@@ -147,7 +147,7 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     // A kernel's exp flushes a result below f32's normal range to 0, and on
     // the GPU one below twice its bottom, 2^-125 (so do composites made of
     // it): one of each pair of opposite draws does too.
-    const bool subnormal = t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
+    const bool subnormal = approximate && t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
     const bool oneOfPair = ((draw >> 1) & 1) == (relative > 0);
     const bool near = move >= std::fabs(v);
     // Operands rounded alike cancel what their own moves (up to 3 of its
@@ -155,7 +155,8 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const bool cancels = std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(v);
     const bool zero = (zeroNearZero == ZeroRule::Always && cancels) ||
                       ((subnormal || (zeroNearZero == ZeroRule::OneOfPair && near)) && oneOfPair);
-    t.setFloat(i, zero ? std::copysign(0.0, v) : up ? v + move : v - move);
+    // A value that does not move keeps its sign (-0 + 0 would be +0).
+    t.setFloat(i, zero ? std::copysign(0.0, v) : move == 0 ? v : up ? v + move : v - move);
     // An approximated function's f32 result that underflows to 0 here may
     // be an ulp above it in a kernel: the smallest subnormal, in the other
     // draw.
@@ -163,7 +164,9 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
       t.setFloat(i, std::copysign(static_cast<double>(FLT_TRUE_MIN), v));
     if (v == 0 || t.getFloat(i) != v)
       continue;
-    const double toward = up ? HUGE_VAL : -HUGE_VAL;
+    // An ulp toward zero from the smallest subnormal would be 0: away instead.
+    const bool away = std::fabs(v) <= (t.dtype() == DType::F32 ? FLT_TRUE_MIN : DBL_TRUE_MIN);
+    const double toward = (away ? v > 0 : up) ? HUGE_VAL : -HUGE_VAL;
     if (t.dtype() == DType::F32)
       t.setFloat(i, std::nextafter(static_cast<float>(v), static_cast<float>(toward)));
     else if (t.dtype() == DType::F64)

@@ -572,3 +572,22 @@ TEST(InterpreterPerturbation, AProductWithAZeroFactorIsZeroAndMovesByItsFactorsR
   EXPECT_GT(moved, 0.4 * 6 * 0x1p-49);
   EXPECT_LT(moved, 1.6 * 6 * 0x1p-49);
 }
+
+TEST(InterpreterPerturbation, AnApproximatedZeroIsTheSmallestSubnormalOfItsSignInOneDraw) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{1});
+  // gelu(-20) is -0 in f32 here, an ulp below it in a kernel whose erfc
+  // rounds the other way; its sqrt is then NaN.
+  b.output(b.op(OpKind::Sqrt,
+                {b.op(OpKind::Gelu, {x}, DType::F32, Shape{1},
+                      makeAttrs({{"approximate", std::string("none")}}))},
+                DType::F32, Shape{1}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {1}, {-20})}};
+  const double exact = floatValues(run(b.fusion(), inputs)[0])[0];
+  EXPECT_TRUE(exact == 0 && std::signbit(exact));
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 1);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  const double r0 = floatValues(runs[0].outputs[0])[0], r1 = floatValues(runs[1].outputs[0])[0];
+  EXPECT_NE(std::isnan(r0), std::isnan(r1)) << r0 << " " << r1;
+}
