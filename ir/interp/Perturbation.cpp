@@ -31,11 +31,13 @@ uint64_t mix(uint64_t x) {
 // the size of its terms), a layer_norm's that of its mean
 // (layerNormErrorScale). None: the result's magnitude.
 // Either is then multiplied by reductionRounds of the elements reduced per
-// result (layerNormErrorScale does so itself). A var's and a std's, and a
-// sum's or difference of computed operands: below.
+// result (layerNormErrorScale does so itself). A var's, a std's, a
+// product's, an exp's, log_softmax's and logsumexp's, and a sum's or
+// difference of computed operands: below. `result` is the op's unmoved
+// result.
 std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
-                                 const std::vector<bool> &computedOperands, const EvalContext &ctx,
-                                 double relative) {
+                                 const Tensor &result, const std::vector<bool> &computedOperands,
+                                 const EvalContext &ctx, double relative) {
   std::optional<Tensor> scale;
   if ((op.kind() == OpKind::Add || op.kind() == OpKind::Sub) &&
       std::find(computedOperands.begin(), computedOperands.end(), true) != computedOperands.end()) {
@@ -92,15 +94,14 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
     // unit: at most 2 + 1.173 |x| ulps of f32 off (the prelude's bound).
     const Tensor &x = *operands[0];
     scale = interp::makeResult(op, ctx);
-    const Tensor y = cpuEvaluator(op.kind())(op, operands, ctx);
     for (size_t i = 0; i < scale->numel(); ++i)
-      scale->setFloat(i, std::fabs(y.getFloat(i)) * (2 + 1.173 * std::fabs(x.getFloat(i))) *
+      scale->setFloat(i, std::fabs(result.getFloat(i)) * (2 + 1.173 * std::fabs(x.getFloat(i))) *
                              0x1p-23 / std::fabs(relative));
     return scale;
   } else if (op.kind() == OpKind::Prod && operands[0]->isFloating()) {
     // Each factor a kernel multiplies in rounds by up to half an ulp of the
     // product: a thread's serial run of factors as well as the tree.
-    scale = cpuEvaluator(op.kind())(op, operands, ctx);
+    scale = result;
     for (size_t i = 0; i < scale->numel(); ++i)
       scale->setFloat(i, std::fabs(scale->getFloat(i)));
   } else if ((op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) && operands[0]->isFloating()) {
@@ -412,7 +413,7 @@ void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> opera
                    const std::vector<bool> &computedOperands, const EvalContext &ctx,
                    const InterpreterOptions &options) {
   const std::optional<Tensor> scale =
-      errorScale(op, operands, computedOperands, ctx, relativeFor(t, options));
+      errorScale(op, operands, t, computedOperands, ctx, relativeFor(t, options));
   // A cancelling reduction may land on exactly 0 (one of two opposite draws
   // puts it there); a difference of computed values only in the runs that
   // model operands rounded alike (a product of such differences is then 0
