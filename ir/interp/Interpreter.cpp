@@ -163,8 +163,8 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
   // Values a kernel computes, directly or through exact ops (an abs or a
   // view of a computed value): a kernel may recompute them per use.
   std::vector<bool> computed(fusion.values().size(), false);
-  // Perturbed runs with decisions to tie: the computed values without moves.
-  const bool trackPlain = perturbed && interp::needsPlainValues(fusion);
+  // Perturbed runs: the computed values without moves (what uses move away
+  // from, and where decisions tie).
   std::vector<std::optional<Tensor>> plain(fusion.values().size());
   for (const auto &op : fusion.ops()) {
     try {
@@ -177,13 +177,13 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
           throw EvalError(interp::describeOp(*op) + ": an operand is used before it is defined");
         const Tensor &value = *values[operand->id()];
         computedOperands.push_back(computed[operand->id()]);
+        const Tensor *unmoved = plain[operand->id()] ? &*plain[operand->id()] : nullptr;
         if (perturbed && computed[operand->id()] && value.isFloating()) {
-          uses.push_back(interp::perturbedUse(value, *op, operands.size(), options));
+          uses.push_back(interp::perturbedUse(value, unmoved, *op, operands.size(), options));
           operands.push_back(&uses.back());
         } else {
           operands.push_back(&value);
         }
-        const Tensor *unmoved = plain[operand->id()] ? &*plain[operand->id()] : nullptr;
         plains.push_back(unmoved);
         plainOperands.push_back(unmoved ? unmoved : &value);
       }
@@ -200,10 +200,11 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
                                 std::find(computedOperands.begin(), computedOperands.end(), true) !=
                                     computedOperands.end();
       computed[op->result()->id()] = fromComputed;
-      if (trackPlain && fromComputed)
+      if (perturbed && fromComputed)
         plain[op->result()->id()] = cpuEvaluator(op->kind())(*op, plainOperands, ctx);
       if (perturbed && t.isFloating() && interp::computes(*op))
-        interp::perturbResult(t, *op, operands, computedOperands, ctx, options);
+        interp::perturbResult(t, plain[op->result()->id()] ? &*plain[op->result()->id()] : nullptr,
+                              *op, operands, computedOperands, ctx, options);
       if (perturbed)
         interp::tieNearDecisions(t, *op, operands, plains, options);
       values[op->result()->id()] = std::move(t);

@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 namespace fuserc::interp {
@@ -125,13 +126,14 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
 // magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
 // that moves along a chain do not cancel exactly) and a sign drawn from
 // `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
-// and, as `zeroNearZero` says, one within its move of zero to exactly 0;
-// one below kFlushBelow to 0 in one of two opposite draws.
+// and, as `zeroNearZero` says, one within its move of zero (`plain`, the
+// values without moves, where known) to exactly 0; one below kFlushBelow to
+// 0 in one of two opposite draws.
 // Where a value within its move of zero goes to exactly 0.
 enum class ZeroRule { Never, OneOfPair, Always };
 
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
-                  ZeroRule zeroNearZero, bool approximate) {
+                  ZeroRule zeroNearZero, bool approximate, const Tensor *plain = nullptr) {
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
     if (!std::isfinite(v))
@@ -153,7 +155,11 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const bool near = move >= std::fabs(v);
     // Operands rounded alike cancel what their own moves (up to 3 of its
     // size) and this one's put between them.
-    const bool cancels = std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(v);
+    // (Judged on the value without moves where known: the operands' uses
+    // move away from theirs.)
+    const double unmoved = plain ? plain->getFloat(i) : v;
+    const bool cancels =
+        std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(unmoved);
     const bool zero = (zeroNearZero == ZeroRule::Always && cancels) ||
                       ((subnormal || (zeroNearZero == ZeroRule::OneOfPair && near)) && oneOfPair);
     // A value that does not move keeps its sign (-0 + 0 would be +0).
@@ -185,10 +191,6 @@ bool firstOfPair(uint64_t base, size_t j, const InterpreterOptions &options) {
   return ((mix(base + j) >> 1) & 1) == (options.perturbation > 0);
 }
 
-// Ops whose result the GPU may round differently: not those whose result is
-// exact given their operands (a floor, a maximum, a cast), so that a floor
-// of a value a few ulps from an integer shows as ill-conditioned.
-
 // How far the moves took element i of an operand from its plain value
 // (`plain` null: the operand is not computed, so not at all), and at least
 // the range a kernel may flush to 0 for a computed f32 value.
@@ -197,6 +199,20 @@ double uncertainty(const Tensor &used, const Tensor *plain, size_t i) {
     return 0;
   const double d = std::fabs(used.getFloat(i) - plain->getFloat(i));
   return std::max(std::isnan(d) ? 0 : d, used.dtype() == DType::F32 ? kFlushBelow / 2 : 0.0);
+}
+
+// A sine, cosine or tangent of a computed argument its moves took a radian
+// or more carries no digits: a kernel's argument, an ulp or two off, lands
+// anywhere in the period, while the draws' moves (multiples of a coarse ulp)
+// may happen to land near whole periods. NaN in every draw.
+void dropPeriodicOfUncertain(Tensor &t, std::span<const Tensor *const> operands,
+                             std::span<const Tensor *const> plains) {
+  const Tensor &a = *operands[0];
+  if (!plains[0] || !a.isFloating() || a.numel() != t.numel())
+    return;
+  for (size_t i = 0; i < t.numel(); ++i)
+    if (uncertainty(a, plains[0], i) >= 1)
+      t.setFloat(i, std::numeric_limits<double>::quiet_NaN());
 }
 
 // A comparison of floating operands within their uncertainty of each other
@@ -409,7 +425,8 @@ bool computes(const Op &op) {
          rule == ShapeRule::Normalization;
 }
 
-void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
+                   std::span<const Tensor *const> operands,
                    const std::vector<bool> &computedOperands, const EvalContext &ctx,
                    const InterpreterOptions &options) {
   const std::optional<Tensor> scale =
@@ -423,7 +440,7 @@ void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> opera
                         : options.cancelToZero ? ZeroRule::Always
                                                : ZeroRule::Never;
   moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero,
-               approximated(op));
+               approximated(op), plain);
   // A variance near 0 moves up, not below it: a kernel's sum of squares is
   // never negative.
   if (op.kind() == OpKind::Var || op.kind() == OpKind::Std)
@@ -438,21 +455,26 @@ void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> opera
       t.setFloat(i, roundToFloatType(t.getFloat(i), dtype));
 }
 
-Tensor perturbedUse(const Tensor &value, const Op &user, size_t operand,
+Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, size_t operand,
                     const InterpreterOptions &options) {
   Tensor copy = value;
-  moveElements(copy, relativeFor(copy, options),
-               mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed)), nullptr,
-               ZeroRule::Never, false);
+  const double relative = relativeFor(copy, options);
+  const uint64_t base = mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed));
+  // The use lands on the side of the unmoved value its own draw picks, at
+  // least its own move away: where the value's moves went the other way, it
+  // moves on from their mirror image. Added to them, a move of the other
+  // sign could cancel them, and the use would model no rounding at all. (Not
+  // at or across an exact 0: a value a draw put on 0 stays there in every
+  // use, and the sign of an approximated zero's move is its own.)
+  if (plain)
+    for (size_t i = 0; i < copy.numel(); ++i) {
+      const double v = copy.getFloat(i), p = plain->getFloat(i), mirror = 2 * p - v;
+      const bool up = (mix(base + i) & 1) != (relative < 0);
+      if (std::isfinite(mirror) && std::isfinite(v) && v != p && v != 0 && p != 0 && up != (v > p))
+        copy.setFloat(i, mirror);
+    }
+  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false);
   return copy;
-}
-
-bool needsPlainValues(const Fusion &fusion) {
-  for (const auto &op : fusion.ops())
-    if (isStep(*op) || isComparison(op->kind()) || op->kind() == OpKind::Pow ||
-        op->kind() == OpKind::Remainder || op->kind() == OpKind::Fmod)
-      return true;
-  return false;
 }
 
 void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
@@ -466,6 +488,9 @@ void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> op
     tieNearComparisons(t, op, operands, plains, options, base);
   else if (isStep(op))
     tieNearSteps(t, op, operands, plains, options, base);
+  else if ((op.kind() == OpKind::Sin || op.kind() == OpKind::Cos || op.kind() == OpKind::Tan) &&
+           t.isFloating())
+    dropPeriodicOfUncertain(t, operands, plains);
 }
 
 } // namespace fuserc::interp

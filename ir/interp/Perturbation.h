@@ -21,23 +21,22 @@ bool computes(const Op &op);
 // Moves every element of `op`'s result `t` by its draw. `computedOperands`
 // says which operands are themselves computed: a sum or difference of them
 // carries their rounding errors, whose size is the operands', not its own.
-void perturbResult(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+// `plain` is the result without moves (nullptr: not known).
+void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
+                   std::span<const Tensor *const> operands,
                    const std::vector<bool> &computedOperands, const EvalContext &ctx,
                    const InterpreterOptions &options);
 
 // A computed floating operand as one use of it sees it: kernels may
 // recompute a value in each kernel that uses it, each rounding its own way,
-// so each use moves by its own draw (seeded by the use).
-Tensor perturbedUse(const Tensor &value, const Op &user, size_t operand,
+// so each use moves by its own draw (seeded by the use), away from `plain`,
+// the value without moves (nullptr: none known).
+Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, size_t operand,
                     const InterpreterOptions &options);
 
-// Whether a perturbed run of `fusion` needs the plain values (computed
-// without moves) of tieNearDecisions: it has a step, comparison, pow or
-// remainder.
-bool needsPlainValues(const Fusion &fusion);
-
 // Where `op` (a step, a comparison, pow, remainder, fmod) decides on operands within their
-// uncertainty of the decision, one of two opposite draws takes each side.
+// uncertainty of the decision, one of two opposite draws takes each side; a
+// sine, cosine or tangent of an argument uncertain by a radian is NaN.
 // `plains[k]` is operand k without moves (nullptr: not computed, no moves):
 // how far the moves took an operand is its uncertainty, which a cancellation
 // upstream makes larger than its own magnitude says.
