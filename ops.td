@@ -193,7 +193,7 @@ def AtanOp : FloatUnary<"atan", "Inverse tangent.", "atan($0)", "std::atan(a)">;
 def SigmoidOp : FloatUnary<"sigmoid", "Logistic function 1 / (1 + exp(-x)).",
   "(1 / (1 + fuserc_exp(-$0)))", "1.0 / (1.0 + std::exp(-a))">;
 def ReluOp : Unary<"relu", "max(x, 0); NaN stays NaN.", Promote,
-  "($0 > 0 ? $0 : ($0 != $0 ? $0 : 0))", "ref::relu(a)", "(a > 0 ? a : 0)", "($0 > 0 ? $0 : 0)">;
+  "($0 > 0 ? $0 : (fuserc_isnan($0) ? $0 : 0))", "ref::relu(a)", "(a > 0 ? a : 0)", "($0 > 0 ? $0 : 0)">;
 def SiluOp : FloatUnary<"silu", "x * sigmoid(x).", "($0 / (1 + fuserc_exp(-$0)))", "a / (1.0 + std::exp(-a))">;
 def GeluOp : FloatUnary<"gelu", "Gaussian error linear unit; approximate=\"tanh\" uses the tanh formula.",
   "fuserc_gelu_$approximate($0)", "ref::gelu(a, attrs.text(\"approximate\"))"> {
@@ -206,12 +206,12 @@ def CeilOp : Unary<"ceil", "Smallest integer not less than x.", Promote, "ceil($
 def RoundOp : Unary<"round", "Round to nearest, ties to even.", Promote, "rint($0)", "std::nearbyint(a)", "a", "$0">;
 def TruncOp : Unary<"trunc", "Round toward zero.", Promote, "trunc($0)", "std::trunc(a)", "a", "$0">;
 def SignOp : Unary<"sign", "-1, 0 or 1 by the sign of x (NaN stays NaN).", Promote,
-  "($0 != $0 ? $0 : (($0 > 0) - ($0 < 0)))", "ref::sign(a)", "((a > 0) - (a < 0))", "(($0 > 0) - ($0 < 0))">;
+  "(fuserc_isnan($0) ? $0 : (($0 > 0) - ($0 < 0)))", "ref::sign(a)", "((a > 0) - (a < 0))", "(($0 > 0) - ($0 < 0))">;
 def LogicalNotOp : Unary<"logical_not", "True where x is zero.", PromoteToBool,
   "($0 == 0)", "a == 0.0", "a == 0", "($0 == 0)">;
 def BitwiseNotOp : Unary<"bitwise_not", "Bitwise complement (logical not for bool).", PromoteIntegral,
   "", "", "~a", "fuserc_bitwise_not($0)">;
-def IsnanOp : Unary<"isnan", "True where x is NaN.", PromoteToBool, "isnan($0)", "std::isnan(a)", "0", "false">;
+def IsnanOp : Unary<"isnan", "True where x is NaN.", PromoteToBool, "fuserc_isnan($0)", "std::isnan(a)", "0", "false">;
 def IsinfOp : Unary<"isinf", "True where x is infinite.", PromoteToBool, "isinf($0)", "std::isinf(a)", "0", "false">;
 def IsfiniteOp : Unary<"isfinite", "True where x is neither infinite nor NaN.", PromoteToBool,
   "isfinite($0)", "std::isfinite(a)", "1", "true">;

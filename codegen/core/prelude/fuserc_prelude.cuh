@@ -96,21 +96,38 @@ __device__ __forceinline__ float fuserc_round_bf16(double v) {
   return __bfloat162float(__double2bfloat16(v));
 }
 
+// NaN tests the optimizer cannot fold away: NVVM takes x != x for false
+// where x is 0 * (1 / 0) of constants (relu of 0/0 stored 0), so a NaN is
+// tested with PTX's testp. Values of other types are never NaN.
+__device__ __forceinline__ bool fuserc_isnan(float v) {
+  unsigned r;
+  asm("{\n\t.reg .pred p;\n\ttestp.notanumber.f32 p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(r) : "f"(v));
+  return r != 0;
+}
+__device__ __forceinline__ bool fuserc_isnan(double v) {
+  unsigned r;
+  asm("{\n\t.reg .pred p;\n\ttestp.notanumber.f64 p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(r) : "d"(v));
+  return r != 0;
+}
+template <typename T> __device__ __forceinline__ bool fuserc_isnan(T) { return false; }
+
 // Float to integer as docs/ops.md's cast says: toward zero, saturating, NaN
 // to 0 (a plain C cast of NaN or of a value out of range is undefined).
 __device__ __forceinline__ int fuserc_to_i32(double v) {
-  return v != v ? 0 : v >= 2147483647.0 ? 2147483647 : v <= -2147483648.0 ? (-2147483647 - 1) : (int)v;
+  return fuserc_isnan(v) ? 0 : v >= 2147483647.0 ? 2147483647 : v <= -2147483648.0 ? (-2147483647 - 1) : (int)v;
 }
 __device__ __forceinline__ int fuserc_to_i32(float v) {
-  return v != v ? 0 : v >= 2147483648.0f ? 2147483647 : v <= -2147483648.0f ? (-2147483647 - 1) : (int)v;
+  return fuserc_isnan(v) ? 0 : v >= 2147483648.0f ? 2147483647 : v <= -2147483648.0f ? (-2147483647 - 1) : (int)v;
 }
 __device__ __forceinline__ long long fuserc_to_i64(double v) {
-  return v != v ? 0LL
+  return fuserc_isnan(v) ? 0LL
          : v >= 9223372036854775808.0 ? 9223372036854775807LL
          : v <= -9223372036854775808.0 ? (-9223372036854775807LL - 1) : (long long)v;
 }
 __device__ __forceinline__ long long fuserc_to_i64(float v) {
-  return v != v ? 0LL
+  return fuserc_isnan(v) ? 0LL
          : v >= 9223372036854775808.0f ? 9223372036854775807LL
          : v <= -9223372036854775808.0f ? (-9223372036854775807LL - 1) : (long long)v;
 }
@@ -121,10 +138,10 @@ template <typename T> __device__ __forceinline__ T fuserc_bitwise_not(T v) { ret
 
 // Floating-point helpers of ops.td (NaN propagates like torch.maximum).
 template <typename T> __device__ __forceinline__ T fuserc_maximum(T a, T b) {
-  return (a != a || b != b) ? a + b : (a > b ? a : b);
+  return (fuserc_isnan(a) || fuserc_isnan(b)) ? a + b : (a > b ? a : b);
 }
 template <typename T> __device__ __forceinline__ T fuserc_minimum(T a, T b) {
-  return (a != a || b != b) ? a + b : (a < b ? a : b);
+  return (fuserc_isnan(a) || fuserc_isnan(b)) ? a + b : (a < b ? a : b);
 }
 #if __CUDA_ARCH__ >= 800
 // One instruction on sm_80 and later (max.NaN / min.NaN).
