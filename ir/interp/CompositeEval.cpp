@@ -94,11 +94,9 @@ Tensor evalSoftmax(const Op &op, std::span<const Tensor *const> operands, const 
   const std::vector<int64_t> axes = {op.attrs().integer("dim")};
   return mapLanes(op, x, axes, ctx, [](const std::vector<double> &lane, std::vector<double> &out) {
     const double m = laneMax(lane);
-    double sum = 0;
-    for (size_t r = 0; r < lane.size(); ++r) {
+    for (size_t r = 0; r < lane.size(); ++r)
       out[r] = std::exp(lane[r] - m);
-      sum += out[r];
-    }
+    const double sum = ref::compensatedSum(out);
     for (double &v : out)
       v /= sum;
   });
@@ -110,10 +108,10 @@ Tensor evalLogSoftmax(const Op &op, std::span<const Tensor *const> operands,
   const std::vector<int64_t> axes = {op.attrs().integer("dim")};
   return mapLanes(op, x, axes, ctx, [](const std::vector<double> &lane, std::vector<double> &out) {
     const double m = laneMax(lane);
-    double sum = 0;
-    for (double v : lane)
-      sum += std::exp(v - m);
-    const double logSum = std::log(sum);
+    std::vector<double> terms(lane.size());
+    for (size_t r = 0; r < lane.size(); ++r)
+      terms[r] = std::exp(lane[r] - m);
+    const double logSum = std::log(ref::compensatedSum(terms));
     for (size_t r = 0; r < lane.size(); ++r)
       out[r] = lane[r] - m - logSum;
   });

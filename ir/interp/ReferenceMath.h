@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace fuserc::ref {
 
@@ -118,15 +119,31 @@ inline double remainder(double a, double b) {
 // Floating reductions accumulate in double; integer ones in int64_t with
 // wrap-around.
 
-template <typename T> T reduceSum(std::span<const T> values) {
-  T acc = 0;
-  for (T v : values) {
-    if constexpr (std::is_floating_point_v<T>)
-      acc += v;
-    else
-      acc = wrapAdd(acc, v);
+// The sum of doubles with the rounding errors of the additions added back
+// (Neumaier): a reference within an ulp or two of the exact sum, where a
+// plain loop over 2^20 f64 terms is 10^-11 off, more than a kernel's tree.
+// Infinities and overflows as in a plain loop.
+template <typename Range> double compensatedSum(const Range &values) {
+  double plain = 0, sum = 0, lost = 0;
+  for (const auto value : values) {
+    const double v = static_cast<double>(value);
+    plain += v;
+    const double t = sum + v;
+    lost += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
   }
-  return acc;
+  return std::isfinite(plain) && std::isfinite(lost) ? sum + lost : plain;
+}
+
+template <typename T> T reduceSum(std::span<const T> values) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(compensatedSum(values));
+  } else {
+    T acc = 0;
+    for (T v : values)
+      acc = wrapAdd(acc, v);
+    return acc;
+  }
 }
 
 template <typename T> T reduceProd(std::span<const T> values) {
@@ -185,17 +202,14 @@ inline double reducePairwise(std::span<const double> values, bool product, bool 
 // in PyTorch.
 template <typename T> double reduceVar(std::span<const T> values, int64_t correction) {
   const double n = static_cast<double>(values.size());
-  double sum = 0;
-  for (T v : values)
-    sum += static_cast<double>(v);
-  const double mean = sum / n;
-  double squares = 0;
-  for (T v : values) {
-    const double d = static_cast<double>(v) - mean;
-    squares += d * d;
+  const double mean = compensatedSum(values) / n;
+  std::vector<double> squares(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double d = static_cast<double>(values[i]) - mean;
+    squares[i] = d * d;
   }
   const double divisor = std::max(n - static_cast<double>(correction), 0.0);
-  return squares / divisor;
+  return compensatedSum(squares) / divisor;
 }
 
 } // namespace fuserc::ref
