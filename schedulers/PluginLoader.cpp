@@ -9,10 +9,16 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 namespace fuserc {
 namespace {
@@ -64,6 +70,54 @@ std::string elfProblem(const std::string &bytes) {
   return "";
 }
 
+using VersionFn = int (*)();
+using RegisterFn = void (*)(SchedulerRegistry &);
+
+// How long a plugin may take to load and register its schedulers.
+constexpr auto kProbeLimit = std::chrono::seconds(30);
+
+// Why loading `path` (dlopen, its constructors, its registration into a
+// copy of `registry`, its destructors) kills or hangs a process, tried in a child process
+// first; "" when it does not (or no child can be made). A corrupt library
+// can crash the dynamic loader itself, which no check of its headers
+// foresees. Plugins load before fuserc starts any thread.
+std::string probeInChild(const std::string &path, SchedulerRegistry &registry) {
+  const pid_t pid = fork();
+  if (pid < 0)
+    return "";
+  if (pid == 0) {
+    // The loader's own messages ("Inconsistency detected by ld.so") would
+    // interleave with fuserc's: the parent says what happened.
+    if (int null = open("/dev/null", O_WRONLY); null >= 0)
+      dup2(null, STDERR_FILENO);
+    if (void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+      auto version = reinterpret_cast<VersionFn>(dlsym(library, "fuserc_plugin_abi_version"));
+      auto registerSchedulers =
+          reinterpret_cast<RegisterFn>(dlsym(library, "fuserc_register_schedulers"));
+      if (version && registerSchedulers && version() == FUSERC_PLUGIN_ABI_VERSION)
+        registerSchedulers(registry);
+      dlclose(library); // its destructors run at fuserc's exit
+    }
+    _exit(0); // errors dlopen reports are the parent's to tell
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kProbeLimit;
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return "it did not finish loading in " + std::to_string(kProbeLimit.count()) + " s";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFSIGNALED(status))
+    return std::string("loading it crashed the process (") + strsignal(WTERMSIG(status)) + ")";
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    return "loading it ended the process (the dynamic loader exited with " +
+           std::to_string(WEXITSTATUS(status)) + ")";
+  return "";
+}
+
 } // namespace
 
 std::optional<PluginError> loadSchedulerPlugin(const std::string &path,
@@ -93,6 +147,9 @@ std::optional<PluginError> loadSchedulerPlugin(const std::string &path,
   // loaded for the life of the process: its schedulers are registered.
   llvm::SmallString<256> absolute(path);
   llvm::sys::fs::make_absolute(absolute);
+  if (std::string problem = probeInChild(std::string(absolute), registry); !problem.empty())
+    return PluginError{Kind::NotALibrary,
+                       subject + " is not a loadable shared library: " + problem};
   void *library = dlopen(absolute.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!library) {
     const char *error = dlerror();
@@ -100,8 +157,6 @@ std::optional<PluginError> loadSchedulerPlugin(const std::string &path,
                                               (error ? error : "dlopen failed")};
   }
 
-  using VersionFn = int (*)();
-  using RegisterFn = void (*)(SchedulerRegistry &);
   auto version = reinterpret_cast<VersionFn>(dlsym(library, "fuserc_plugin_abi_version"));
   auto registerSchedulers =
       reinterpret_cast<RegisterFn>(dlsym(library, "fuserc_register_schedulers"));
