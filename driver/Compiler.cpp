@@ -18,14 +18,13 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdio>
 #include <map>
 #include <variant>
 
 namespace fuserc {
 namespace {
 
-bool writeDumps(const std::vector<Dump> &dumps, const CompileOptions &options) {
+bool writeDumps(const std::vector<Dump> &dumps, const CompileOptions &options, JournalKey &key) {
   if (!options.dumpDir) {
     for (const Dump &d : dumps)
       llvm::errs() << "// ---- dump: " << d.stage << " ----\n" << d.text;
@@ -39,17 +38,17 @@ bool writeDumps(const std::vector<Dump> &dumps, const CompileOptions &options) {
     return false;
   }
   std::map<std::string, std::string> files;
-  for (const Dump &d : dumps) {
-    char prefix[8];
-    std::snprintf(prefix, sizeof prefix, "%02d-", stageNumber(d.stage));
-    files[prefix + d.stage + "." + d.extension] = d.text;
-  }
+  for (const Dump &d : dumps)
+    files[dumpFileName(d.stage, d.extension)] = d.text;
   std::string error;
-  if (!writeFilesAtomically(*options.dumpDir, files, error)) {
+  std::vector<std::string> warnings;
+  bool written = writeFilesAtomically(*options.dumpDir, OutputSet{OutputSet::Kind::Dumps, ""},
+                                      files, key, error, &warnings);
+  for (const std::string &w : warnings)
+    llvm::errs() << "fuserc: warning: " << w << "\n";
+  if (!written)
     llvm::errs() << "fuserc: error: " << error << "\n";
-    return false;
-  }
-  return true;
+  return written;
 }
 
 std::string allSymbols(const Module &module) {
@@ -151,7 +150,7 @@ RunSummary summarize(const PipelineResult &result, const CompileOptions &options
 // Each step's time goes to `times`; with progress shown, a line per compile
 // and the summary go to stderr.
 int writeOutputs(const PipelineResult &result, const Module &module, const CompileOptions &options,
-                 StageTimes &times, const Stopwatch &run) {
+                 JournalKey &key, StageTimes &times, const Stopwatch &run) {
   const std::string name = outputName(options);
   if (!isCIdentifier(name)) {
     llvm::errs() << "fuserc: error: the outputs' base name '" << name
@@ -196,7 +195,8 @@ int writeOutputs(const PipelineResult &result, const Module &module, const Compi
   }
   std::vector<std::string> warnings;
   Stopwatch writing;
-  bool written = writeFilesAtomically(*options.outputDir, package.files, error, &warnings);
+  bool written = writeFilesAtomically(*options.outputDir, OutputSet{OutputSet::Kind::Outputs, name},
+                                      package.files, key, error, &warnings);
   times.push_back({"write outputs", writing.seconds()});
   for (const std::string &w : warnings)
     llvm::errs() << "fuserc: warning: " << w << "\n";
@@ -225,9 +225,10 @@ void printDiagnosticCount(const DiagnosticEngine &diag) {
 int compile(const CompileOptions &options, StageTimes &times, const Stopwatch &run) {
   // A run killed while committing its outputs left a journal: finish that
   // commit first, whatever becomes of this run.
+  JournalKey key = JournalKey::forUser();
   if (options.outputDir && llvm::sys::fs::is_directory(*options.outputDir)) {
     std::vector<std::string> warnings;
-    for (const std::string &file : recoverInterruptedCommits(*options.outputDir, warnings))
+    for (const std::string &file : recoverInterruptedCommits(*options.outputDir, key, warnings))
       if (options.verbose)
         llvm::errs() << "fuserc: finished the interrupted commit of '" << file << "'\n";
     for (const std::string &w : warnings)
@@ -279,10 +280,10 @@ int compile(const CompileOptions &options, StageTimes &times, const Stopwatch &r
     llvm::errs() << "fuserc: internal error: " << result.message << "\n";
     return kExitInternalError;
   }
-  if (!writeDumps(result.dumps, options))
+  if (!writeDumps(result.dumps, options, key))
     return kExitInternalError;
   if (options.outputDir)
-    return writeOutputs(result, module, options, times, run);
+    return writeOutputs(result, module, options, key, times, run);
   return kExitSuccess;
 }
 

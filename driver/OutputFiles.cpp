@@ -1,6 +1,7 @@
 // All-or-nothing output writing through a commit journal (see OutputFiles.h).
 #include "driver/OutputFiles.h"
 
+#include "driver/CommitJournal.h"
 #include "support/FileBytes.h"
 #include "support/TemporaryFiles.h"
 
@@ -27,19 +28,11 @@ namespace fuserc {
 namespace {
 
 constexpr llvm::StringLiteral kJournalPrefix = ".fuserc-journal-";
-constexpr llvm::StringLiteral kJournalHeader = "fuserc-journal-2\n";
-constexpr llvm::StringLiteral kJournalEnd = "sha256=";
 
 // A journal lists a few renames; a larger file (or a FIFO) is not read.
 constexpr uint64_t kMaxJournalBytes = 1 << 20;
 // A temporary is an output file; checking one reads at most this much.
 constexpr uint64_t kMaxOutputBytes = uint64_t{4} << 30;
-
-struct Rename {
-  std::string temp;   // file name of the temporary, in the same directory
-  std::string target; // file name of the output
-  std::string sha256; // of the temporary's bytes
-};
 
 std::string pathIn(const std::string &dir, llvm::StringRef name) {
   llvm::SmallString<256> path(dir);
@@ -87,60 +80,6 @@ private:
   int fd_;
   std::string error_;
 };
-
-// The journal: a header line, then per rename the two names, each as
-// "LENGTH:NAME" so that any byte may appear in a name, and the SHA-256 of
-// the temporary's bytes; last, the SHA-256 of everything before it.
-std::string encodeJournal(const std::vector<Rename> &renames) {
-  std::string text(kJournalHeader);
-  for (const Rename &r : renames)
-    text += std::to_string(r.temp.size()) + ":" + r.temp + std::to_string(r.target.size()) + ":" +
-            r.target + " " + r.sha256 + "\n";
-  return text + kJournalEnd.str() + sha256Hex(text) + "\n";
-}
-
-// The renames of a journal this fuserc wrote, or why it is not one: every
-// temporary is a fuserc temporary of its own target (so a journal never
-// renames other files), and the journal is whole.
-std::optional<std::vector<Rename>> decodeJournal(llvm::StringRef text, std::string &problem) {
-  size_t end = text.rfind(kJournalEnd);
-  if (!text.startswith(kJournalHeader) || end == llvm::StringRef::npos ||
-      text.drop_front(end) != (kJournalEnd + sha256Hex(text.take_front(end)) + "\n").str()) {
-    problem = "not a whole fuserc journal";
-    return std::nullopt;
-  }
-  text = text.take_front(end).drop_front(kJournalHeader.size());
-  auto name = [&](std::string &out) {
-    auto [length, rest] = text.split(':');
-    size_t n = 0;
-    if (length.getAsInteger(10, n) || n == 0 || rest.size() < n)
-      return false;
-    out = rest.take_front(n).str();
-    text = rest.drop_front(n);
-    // A name with a path separator would escape the directory.
-    return out.find('/') == std::string::npos && out != "." && out != "..";
-  };
-  std::vector<Rename> renames;
-  while (!text.empty()) {
-    Rename r;
-    if (!name(r.temp) || !name(r.target) || !text.consume_front(" ")) {
-      problem = "a malformed entry";
-      return std::nullopt;
-    }
-    r.sha256 = text.take_front(64).str();
-    text = text.drop_front(r.sha256.size());
-    if (!text.consume_front("\n")) {
-      problem = "a malformed entry";
-      return std::nullopt;
-    }
-    if (!isTemporaryOf(r.temp, r.target)) {
-      problem = "'" + r.temp + "' is not a temporary of '" + r.target + "'";
-      return std::nullopt;
-    }
-    renames.push_back(std::move(r));
-  }
-  return renames;
-}
 
 // A rename still to do has its temporary with the bytes the journal
 // records; one done already has them in its target.
@@ -193,7 +132,8 @@ bool applyRenames(const std::string &dir, const std::vector<Rename> &renames, si
 }
 
 // recoverInterruptedCommits, with the directory's lock held.
-std::vector<std::string> recoverLocked(const std::string &dir, std::vector<std::string> &warnings) {
+std::vector<std::string> recoverLocked(const std::string &dir, JournalKey &key,
+                                       std::vector<std::string> &warnings) {
   std::vector<std::string> finished;
   std::vector<std::string> journals;
   std::error_code ec;
@@ -203,22 +143,24 @@ std::vector<std::string> recoverLocked(const std::string &dir, std::vector<std::
       journals.push_back(it->path());
   }
   std::sort(journals.begin(), journals.end());
-  for (const std::string &journal : journals) {
+  for (const std::string &path : journals) {
     std::string problem;
-    std::optional<std::string> text = readFileBytes(journal, kMaxJournalBytes, &problem);
-    std::optional<std::vector<Rename>> renames;
-    if (text)
-      renames = decodeJournal(*text, problem);
+    std::optional<std::string> text = readFileBytes(path, kMaxJournalBytes, &problem);
+    std::optional<Journal> journal;
+    if (text && !key.secret())
+      problem = "it cannot be verified: " + key.problem();
+    else if (text)
+      journal = decodeJournal(*text, *key.secret(), problem);
     size_t done = 0;
-    if (renames && journalMatchesFiles(dir, *renames, problem) &&
-        applyRenames(dir, *renames, done, problem))
-      for (const Rename &r : *renames)
+    if (journal && journalMatchesFiles(dir, journal->renames, problem) &&
+        applyRenames(dir, journal->renames, done, problem))
+      for (const Rename &r : journal->renames)
         finished.push_back(r.target);
     else
       // Never obeyed: dropping it leaves the targets as they are, each one
       // complete.
-      warnings.push_back("ignored the commit journal '" + journal + "': " + problem);
-    llvm::sys::fs::remove(journal);
+      warnings.push_back("ignored the commit journal '" + path + "': " + problem);
+    llvm::sys::fs::remove(path);
   }
   removeOrphanedTemporaries(dir);
   return finished;
@@ -236,16 +178,22 @@ std::string unreplaceable(const std::string &target) {
 
 } // namespace
 
-std::vector<std::string> recoverInterruptedCommits(const std::string &dir,
+std::vector<std::string> recoverInterruptedCommits(const std::string &dir, JournalKey &key,
                                                    std::vector<std::string> &warnings) {
   DirectoryLock lock(dir);
   if (!lock.error().empty())
     return {};
-  return recoverLocked(dir, warnings);
+  return recoverLocked(dir, key, warnings);
 }
 
-bool writeFilesAtomically(const std::string &dir, const std::map<std::string, std::string> &files,
+bool writeFilesAtomically(const std::string &dir, const OutputSet &set,
+                          const std::map<std::string, std::string> &files, JournalKey &key,
                           std::string &error, std::vector<std::string> *warnings) {
+  for (const auto &[name, bytes] : files)
+    if (!set.contains(name)) {
+      error = "internal: '" + name + "' is not one of " + set.describe();
+      return false;
+    }
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     error = "cannot create '" + dir + "': " + ec.message();
     return false;
@@ -258,7 +206,14 @@ bool writeFilesAtomically(const std::string &dir, const std::map<std::string, st
     return false;
   }
   std::vector<std::string> ignored;
-  recoverLocked(dir, warnings ? *warnings : ignored);
+  recoverLocked(dir, key, warnings ? *warnings : ignored);
+  // Without a key the journal goes unsigned: a run killed inside this
+  // commit leaves a mixed set that the next run reports but cannot finish.
+  if (key.firstUnusable())
+    (warnings ? *warnings : ignored)
+        .push_back(
+            key.problem() +
+            "; commits go unsigned, so one killed midway cannot be finished by the next run");
   // Every target must be replaceable before any is replaced.
   for (const auto &[name, bytes] : files)
     if (std::string why = unreplaceable(pathIn(dir, name)); !why.empty()) {
@@ -271,7 +226,8 @@ bool writeFilesAtomically(const std::string &dir, const std::map<std::string, st
     bool existed = false;
     std::string copy; // empty when it could not be kept
   };
-  std::vector<Rename> renames;
+  Journal journal{runId(), set, {}};
+  std::vector<Rename> &renames = journal.renames;
   std::vector<Previous> kept;
   auto discard = [&] {
     for (const Rename &r : renames)
@@ -296,21 +252,21 @@ bool writeFilesAtomically(const std::string &dir, const std::map<std::string, st
       previous.copy = copy;
     kept.push_back(previous);
   }
-  const std::string journal = pathIn(dir, kJournalPrefix.str() + files.begin()->first);
-  if (!writeFileAtomically(journal, encodeJournal(renames), error)) {
+  const std::string journalPath = pathIn(dir, kJournalPrefix.str() + files.begin()->first);
+  if (!writeFileAtomically(journalPath, encodeJournal(journal, key.secret()), error)) {
     discard();
     return false;
   }
   // Committed: from here on the new outputs win, even if this run dies.
   size_t done = 0;
   if (applyRenames(dir, renames, done, error)) {
-    llvm::sys::fs::remove(journal);
+    llvm::sys::fs::remove(journalPath);
     discard();
     return true;
   }
   // A rename failed (an immutable target, say): put back what the renames
   // replaced, so that the previous set stays whole.
-  llvm::sys::fs::remove(journal);
+  llvm::sys::fs::remove(journalPath);
   for (size_t i = 0; i < done; ++i) {
     const std::string target = pathIn(dir, renames[i].target);
     if (!kept[i].existed)

@@ -15,6 +15,7 @@
 #include "schedulers/SchedulerRegistry.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 
 namespace fuserc {
@@ -151,6 +152,12 @@ std::span<const std::string_view> pipelineStages() { return kStages; }
 int stageNumber(std::string_view stage) {
   auto it = std::find(std::begin(kStages), std::end(kStages), stage);
   return it == std::end(kStages) ? 0 : int(it - std::begin(kStages)) + 1;
+}
+
+std::string dumpFileName(std::string_view stage, std::string_view extension) {
+  char number[8];
+  std::snprintf(number, sizeof number, "%02d-", stageNumber(stage));
+  return number + std::string(stage) + "." + std::string(extension);
 }
 
 PipelineResult runPipeline(Module &module, const CompileOptions &options,

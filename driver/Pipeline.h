@@ -28,6 +28,8 @@ namespace fuserc {
 std::span<const std::string_view> pipelineStages();
 // 1-based position of `stage` in pipelineStages() (for NN-stage.txt names).
 int stageNumber(std::string_view stage);
+// The file name of a stage's dump under --dump-dir: NN-STAGE.EXTENSION.
+std::string dumpFileName(std::string_view stage, std::string_view extension);
 
 struct Dump {
   std::string stage;

@@ -1,13 +1,17 @@
 // Temporaries beside their targets (see TemporaryFiles.h).
 #include "support/TemporaryFiles.h"
 
+#include "support/RandomBytes.h"
+
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <unistd.h>
 
@@ -35,8 +39,8 @@ bool processRuns(long pid) { return ::kill(pid_t(pid), 0) == 0 || errno != ESRCH
 bool writeTemporaryBeside(const std::string &target, const std::string &bytes, std::string &temp,
                           std::string &error) {
   llvm::SmallString<256> model(llvm::sys::path::parent_path(target));
-  llvm::sys::path::append(model, "." + llvm::sys::path::filename(target) + kMarker +
-                                     std::to_string(::getpid()) + "-%%%%%%");
+  llvm::sys::path::append(model,
+                          "." + llvm::sys::path::filename(target) + kMarker + runId() + "-%%%%%%");
   int fd = -1;
   llvm::SmallString<256> path;
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, path)) {
@@ -68,15 +72,30 @@ bool writeFileAtomically(const std::string &target, const std::string &bytes, st
   return true;
 }
 
+const std::string &runId() {
+  static const std::string id = [] {
+    // Without the kernel's randomness the clock still tells runs of one
+    // process id apart; the id is a name, not a secret.
+    std::optional<std::string> random = randomBytes(4);
+    if (!random) {
+      auto now = uint32_t(std::chrono::steady_clock::now().time_since_epoch().count());
+      random = std::string(reinterpret_cast<const char *>(&now), sizeof now);
+    }
+    return std::to_string(::getpid()) + "-" + llvm::toHex(*random, /*LowerCase=*/true);
+  }();
+  return id;
+}
+
 bool isTemporaryName(const std::string &fileName) { return writerOf(fileName) != 0; }
 
-bool isTemporaryOf(const std::string &fileName, const std::string &target) {
-  return writerOf(fileName) != 0 &&
-         llvm::StringRef(fileName).startswith("." + target + kMarker.str());
+bool isTemporaryOf(const std::string &fileName, const std::string &target, const std::string &run) {
+  const std::string prefix = "." + target + kMarker.str() + run + "-";
+  return writerOf(fileName) != 0 && fileName.size() > prefix.size() &&
+         llvm::StringRef(fileName).startswith(prefix);
 }
 
 std::string keptCopyName(const std::string &target) {
-  return "." + target + kMarker.str() + std::to_string(::getpid()) + "-previous";
+  return "." + target + kMarker.str() + runId() + "-previous";
 }
 
 void removeOrphanedTemporaries(const std::string &dir) {

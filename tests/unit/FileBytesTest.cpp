@@ -2,8 +2,7 @@
 // size are read; devices, FIFOs and directories are refused at once.
 #include "support/FileBytes.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
+#include "ScratchDir.h"
 
 #include <gtest/gtest.h>
 
@@ -12,13 +11,7 @@
 namespace fuserc {
 namespace {
 
-// A fresh directory, removed with what it holds.
-struct ScratchDir {
-  llvm::SmallString<128> path;
-  ScratchDir() { llvm::sys::fs::createUniqueDirectory("fuserc-filebytes", path); }
-  ~ScratchDir() { llvm::sys::fs::remove_directories(path); }
-  std::string file(const char *name) const { return std::string(path) + "/" + name; }
-};
+using test::ScratchDir;
 
 TEST(FileBytes, ReadsARegularFileWithinTheLimit) {
   ScratchDir dir;

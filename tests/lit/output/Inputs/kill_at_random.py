@@ -1,7 +1,9 @@
 """Kills fuserc with SIGKILL at random moments of a compile and checks that
 the output directory always holds the previous outputs or the new ones,
 each file complete, never a mix; and that a compile cache written by killed
-runs never gives wrong outputs later.
+runs never gives wrong outputs later. Every run has one user's journal key
+(XDG_CACHE_HOME=WORKDIR/user), so a run finishes the commits that killed
+runs left.
 
 usage: kill_at_random.py FUSERC OLD.fus NEW.fus WORKDIR KILLS SEED
 """
@@ -36,6 +38,7 @@ def main():
     kills, rng = int(kills), random.Random(int(seed))
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
+    os.environ["XDG_CACHE_HOME"] = os.path.join(work, "user")
     ref_old, ref_new = os.path.join(work, "ref-old"), os.path.join(work, "ref-new")
     run(fuserc, old_source, ref_old, "--no-cache")
     start = time.monotonic()

@@ -1,21 +1,56 @@
-"""Plants a commit journal in DIR that would rename TEMP over TARGET: in the
-format of fuserc's first journals (FORMAT 1), or whole in the current
-format with correct SHA-256s (FORMAT 2), so that only its names make it
-foreign.
+"""Plants a commit journal in DIR that would rename TEMP over TARGET, to
+check that fuserc obeys only journals its own runs wrote:
 
-usage: plant_journal.py DIR FORMAT TEMP TARGET
+  FORMAT 1  fuserc's first journal format;
+  FORMAT 2  the second, whole, with correct (unkeyed) SHA-256s;
+  FORMAT 3  the current one, its signature an unkeyed SHA-256 of the text
+            (a forgery without the key), or with --key FILE its HMAC-SHA256
+            under that key, as a run of its owner signs it.
+
+With FORMAT 3, --run gives the run id (default: the one in TEMP's name)
+and --outputs the base name of the output set (default: k).
+
+usage: plant_journal.py DIR FORMAT TEMP TARGET [--key FILE] [--run ID] [--outputs NAME]
 """
+import argparse
 import hashlib
+import hmac
 import os
-import sys
+import re
 
-directory, form, temp, target = sys.argv[1:]
-entry = "%d:%s%d:%s" % (len(temp), temp, len(target), target)
-if form == "1":
+parser = argparse.ArgumentParser()
+parser.add_argument("directory")
+parser.add_argument("form", choices=["1", "2", "3"])
+parser.add_argument("temp")
+parser.add_argument("target")
+parser.add_argument("--key")
+parser.add_argument("--run")
+parser.add_argument("--outputs", default="k")
+args = parser.parse_args()
+
+
+def field(name):
+    return "%d:%s" % (len(name), name)
+
+
+entry = field(args.temp) + field(args.target)
+sha = hashlib.sha256(open(os.path.join(args.directory, args.temp), "rb").read()).hexdigest() \
+    if args.form != "1" else ""
+if args.form == "1":
     text = "fuserc-journal-1\n" + entry + "\n"
-else:
-    data = open(os.path.join(directory, temp), "rb").read()
-    text = "fuserc-journal-2\n" + entry + " " + hashlib.sha256(data).hexdigest() + "\n"
+elif args.form == "2":
+    text = "fuserc-journal-2\n" + entry + " " + sha + "\n"
     text += "sha256=" + hashlib.sha256(text.encode()).hexdigest() + "\n"
-with open(os.path.join(directory, ".fuserc-journal-" + target), "w") as f:
+else:
+    match = re.search(r"\.fuserc-tmp-(.*)-[^-]*$", args.temp)
+    run = args.run or (match.group(1) if match else "1-00000000")
+    text = "fuserc-journal-3\nrun=%s\nset=outputs:%s\n" % (run, field(args.outputs))
+    text += entry + " " + sha + "\n"
+    if args.key:
+        key = open(args.key, "rb").read()
+        signature = hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+    else:
+        signature = hashlib.sha256(text.encode()).hexdigest()
+    text += "hmac-sha256=" + signature + "\n"
+with open(os.path.join(args.directory, ".fuserc-journal-" + args.target), "w") as f:
     f.write(text)
