@@ -11,7 +11,9 @@ from other processes falls on both, and compares the fastest runs:
 t(2N) <= F * t(N) + 0.05 s (default F = 3; quadratic work gives 4, and the
 slack absorbs process start-up on a busy machine). A failed comparison is
 measured again, up to --attempts times: quadratic work fails every attempt,
-a burst of load on a shared CI machine does not.
+a burst of load on a shared CI machine does not. Peak memory (the largest
+resident set of a run) is held to the same factor: m(2N) <= F * m(N), which
+memory that grows faster than linearly fails once it outgrows start-up's.
 """
 import argparse
 import os
@@ -26,19 +28,26 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import gen  # noqa: E402
 
 
-def seconds(cmd):
+def measure(cmd):
+    """(seconds, peak resident set in MiB) of one run of `cmd`."""
     start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped by wait4
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
 
 
 def fastest_pair(small_cmd, large_cmd, runs):
-    """Fastest of `runs` interleaved runs of each command."""
+    """Fastest of `runs` interleaved runs of each command, and each one's
+    peak memory."""
     small = large = float("inf")
+    small_mib = large_mib = 0.0
     for _ in range(runs):
-        small = min(small, seconds(small_cmd))
-        large = min(large, seconds(large_cmd))
-    return small, large
+        t, small_mib = measure(small_cmd)
+        small = min(small, t)
+        t, large_mib = measure(large_cmd)
+        large = min(large, t)
+    return small, large, small_mib, large_mib
 
 
 def main():
@@ -60,11 +69,12 @@ def main():
                 f.write(gen.KINDS[a.kind](n))
             cmds.append([a.fuserc, path] + a.args)
         for attempt in range(1, a.attempts + 1):
-            small, large = fastest_pair(cmds[0], cmds[1], a.runs)
-            ok = large <= a.factor * small + 0.05
-            print(f"{a.kind}: {a.n}: {small:.3f} s, {2 * a.n}: {large:.3f} s "
-                  f"(x{large / max(small, 1e-9):.2f}, limit x{a.factor:g}, "
-                  f"attempt {attempt}): {'ok' if ok else 'FAIL'}")
+            small, large, small_mib, large_mib = fastest_pair(cmds[0], cmds[1], a.runs)
+            ok = large <= a.factor * small + 0.05 and large_mib <= a.factor * small_mib
+            print(f"{a.kind}: {a.n}: {small:.3f} s {small_mib:.0f} MiB, "
+                  f"{2 * a.n}: {large:.3f} s {large_mib:.0f} MiB "
+                  f"(x{large / max(small, 1e-9):.2f} and x{large_mib / max(small_mib, 1e-9):.2f}, "
+                  f"limit x{a.factor:g}, attempt {attempt}): {'ok' if ok else 'FAIL'}")
             if ok:
                 return 0
     return 1
