@@ -122,6 +122,14 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
   return scale;
 }
 
+// Whether element i's draw from `base` moves it up (a move by `relative`).
+bool movesUp(uint64_t base, size_t i, double relative) {
+  return (mix(base + i) & 1) != (relative < 0);
+}
+
+// Where a value within its move of zero goes to exactly 0.
+enum class ZeroRule { Never, OneOfPair, Always };
+
 // Moves every finite element of `t` by `relative` times its `scale` (its
 // magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
 // that moves along a chain do not cancel exactly) and a sign drawn from
@@ -129,9 +137,6 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
 // and, as `zeroNearZero` says, one within its move of zero (`plain`, the
 // values without moves, where known) to exactly 0; one below kFlushBelow to
 // 0 in one of two opposite draws.
-// Where a value within its move of zero goes to exactly 0.
-enum class ZeroRule { Never, OneOfPair, Always };
-
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
                   ZeroRule zeroNearZero, bool approximate, const Tensor *plain = nullptr) {
   for (size_t i = 0; i < t.numel(); ++i) {
@@ -139,7 +144,7 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     if (!std::isfinite(v))
       continue;
     const uint64_t draw = mix(base + i);
-    const bool up = (draw & 1) != (relative < 0);
+    const bool up = movesUp(base, i, relative);
     const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
     const double factor = 0.5 + static_cast<double>(draw >> 11) * 0x1p-53;
     const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
@@ -469,7 +474,7 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
   if (plain)
     for (size_t i = 0; i < copy.numel(); ++i) {
       const double v = copy.getFloat(i), p = plain->getFloat(i), mirror = 2 * p - v;
-      const bool up = (mix(base + i) & 1) != (relative < 0);
+      const bool up = movesUp(base, i, relative);
       if (std::isfinite(mirror) && std::isfinite(v) && v != p && v != 0 && p != 0 && up != (v > p))
         copy.setFloat(i, mirror);
     }
