@@ -139,6 +139,12 @@ enum class ZeroRule { Never, OneOfPair, Always };
 // 0 in one of two opposite draws.
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
                   ZeroRule zeroNearZero, bool approximate, const Tensor *plain = nullptr) {
+  // Which draw of the pair puts every result within its move of zero on
+  // it: one draw for the whole op, as a kernel's rounding is systematic (the
+  // std of a row of equal values is 0 in every such row, or in none); drawn
+  // per element, each draw would hold some zeros, and a sum over them the
+  // NaN of one in every draw (seed 39151).
+  const bool wholeOpZero = ((mix(base ^ 0x9e3779b97f4a7c15ULL) >> 1) & 1) == (relative > 0);
   for (size_t i = 0; i < t.numel(); ++i) {
     const double v = t.getFloat(i);
     if (!std::isfinite(v))
@@ -150,8 +156,7 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
     // A value within its own error of zero (a cancelling reduction) may
     // come out exactly 0 in a kernel: one of each pair of opposite draws
-    // puts it there (a bit of its own: the sign of such a value follows the
-    // moves of its operands, not its own).
+    // puts it there (wholeOpZero).
     // A kernel's exp flushes a result below f32's normal range to 0, and on
     // the GPU one below twice its bottom, 2^-125 (so do composites made of
     // it): one of each pair of opposite draws does too.
@@ -165,8 +170,8 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const double unmoved = plain ? plain->getFloat(i) : v;
     const bool cancels =
         std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(unmoved);
-    const bool zero = (zeroNearZero == ZeroRule::Always && cancels) ||
-                      ((subnormal || (zeroNearZero == ZeroRule::OneOfPair && near)) && oneOfPair);
+    const bool zero = (zeroNearZero == ZeroRule::Always && cancels) || (subnormal && oneOfPair) ||
+                      (zeroNearZero == ZeroRule::OneOfPair && near && wholeOpZero);
     // A value that does not move keeps its sign (-0 + 0 would be +0).
     t.setFloat(i, zero ? std::copysign(0.0, v) : move == 0 ? v : up ? v + move : v - move);
     // An approximated function's f32 result that underflows to 0 here may
@@ -465,20 +470,20 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
   Tensor copy = value;
   const double relative = relativeFor(copy, options);
   const uint64_t base = mix(options.seed ^ mix(user.result()->id() * 64 + operand + 0x5eed));
-  // The use lands on the side of the unmoved value its own draw picks, at
-  // least its own move away: where the value's moves went the other way, it
-  // moves on from their mirror image. Added to them, a move of the other
-  // sign could cancel them, and the use would model no rounding at all. (Not
-  // at or across an exact 0: a value a draw put on 0 stays there in every
-  // use, and the sign of an approximated zero's move is its own.)
+  // A use moves on from its value, away from the unmoved value, on the side
+  // the value's moves took it (its own draw picks only where they did not).
+  // Added with its own sign, a use's move could cancel the value's, and the
+  // use would model no rounding at all; two uses on opposite sides (`t + t`
+  // of a value its moves took 0.3 up) would cancel each other, where a
+  // kernel's uses of one value all see its one rounding. (Not from an exact
+  // 0: a value a draw put on 0 stays there in every use.)
+  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false);
   if (plain)
     for (size_t i = 0; i < copy.numel(); ++i) {
-      const double v = copy.getFloat(i), p = plain->getFloat(i), mirror = 2 * p - v;
-      const bool up = movesUp(base, i, relative);
-      if (std::isfinite(mirror) && std::isfinite(v) && v != p && v != 0 && p != 0 && up != (v > p))
-        copy.setFloat(i, mirror);
+      const double v = value.getFloat(i), p = plain->getFloat(i), moved = copy.getFloat(i);
+      if (std::isfinite(v) && std::isfinite(p) && v != p && moved != v && (moved > v) != (v > p))
+        copy.setFloat(i, 2 * v - moved);
     }
-  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false);
   return copy;
 }
 

@@ -29,8 +29,9 @@ void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
 
 // A computed floating operand as one use of it sees it: kernels may
 // recompute a value in each kernel that uses it, each rounding its own way,
-// so each use moves by its own draw (seeded by the use), away from `plain`,
-// the value without moves (nullptr: none known).
+// so each use moves by its own draw (seeded by the use), further from `plain`,
+// the value without moves (nullptr: none known), on the side the value's
+// moves took it.
 Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, size_t operand,
                     const InterpreterOptions &options);
 

@@ -40,7 +40,7 @@ void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Re
 // product ending below the normal range.
 bool orderDecides(std::span<const double> values, bool product, double largest, int tiniest) {
   double up = 0, down = 0;
-  bool zero = false, plusInf = false, minusInf = false;
+  bool zero = false, plusInf = false, minusInf = false, allQuarters = true;
   for (double v : values) {
     if (std::isnan(v))
       return false;
@@ -50,6 +50,7 @@ bool orderDecides(std::span<const double> values, bool product, double largest, 
     }
     if (product) {
       zero |= v == 0;
+      allQuarters &= std::fabs(v) <= 0.25;
       if (v != 0)
         (std::fabs(v) > 1 ? up : down) += std::log2(std::fabs(v));
     } else {
@@ -58,7 +59,12 @@ bool orderDecides(std::span<const double> values, bool product, double largest, 
   }
   // A product below the smallest normal number is rounded in the subnormal
   // range, coarsely: one order ends at 0, another stuck at a subnormal.
+  // Factors of at most 1/4 cannot hold a subnormal up (the roundings add
+  // at most a third of half the smallest subnormal): where the exact
+  // product is below a quarter of the smallest subnormal, every order ends
+  // at 0.
   const int tiniestNormal = tiniest == -149 ? -126 : -1022;
+  const bool alwaysZero = allQuarters && up + down < tiniest - 2;
   if (plusInf || minusInf) {
     if (product)
       return !zero && down < tiniest;
@@ -66,7 +72,7 @@ bool orderDecides(std::span<const double> values, bool product, double largest, 
   }
   if (product)
     return (up > std::log2(largest) && (zero || down < tiniest)) ||
-           (!zero && up + down < tiniestNormal);
+           (!zero && up + down < tiniestNormal && !alwaysZero);
   return (up > largest || -down > largest) && std::fabs(up + down) <= largest;
 }
 

@@ -280,18 +280,32 @@ TEST(InterpreterPerturbation, AComparisonOfValuesWithinTheirMovesTiesInOneOfTwoO
   EXPECT_EQ(got[1][1], 0.0);
 }
 
-TEST(InterpreterPerturbation, AProductBelowTheNormalRangeIsIllDefined) {
+namespace {
+
+// The product over 4 f64 values, perturbed.
+double perturbedProduct(const std::vector<double> &values) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F64, Shape{4});
   b.output(b.op(OpKind::Prod, {x}, DType::F64, Shape{},
                 makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
-  // 2^-1600 in all: 0 in one order, stuck at a rounded-up subnormal in
-  // another.
-  const std::map<std::string, Tensor> inputs{
-      {"x", floats(DType::F64, {4}, {0x1p-400, 0x1p-400, 0x1p-400, 0x1p-400})}};
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F64, {4}, values)}};
   const InterpreterResult r = perturbedRun(b.fusion(), inputs, 11);
-  ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_TRUE(std::isnan(floatValues(r.outputs[0])[0]));
+  EXPECT_TRUE(r.ok) << r.error;
+  return r.ok ? floatValues(r.outputs[0])[0] : 0;
+}
+
+} // namespace
+
+TEST(InterpreterPerturbation, AProductThatOrderLeavesAtZeroOrAtASubnormalIsIllDefined) {
+  // 0.75^3 first, then the smallest subnormal: 0; the subnormal first:
+  // each 0.75 rounds it back up to itself.
+  EXPECT_TRUE(std::isnan(perturbedProduct({0x1p-1074, 0.75, 0.75, 0.75})));
+}
+
+TEST(InterpreterPerturbation, AProductOfSmallFactorsFarBelowTheSubnormalsIsZero) {
+  // 2^-1600 from factors of at most 1/4: 0 in every order (seed 41999: the
+  // product of 64 variances of 4e-8 in f32).
+  EXPECT_EQ(perturbedProduct({0x1p-400, 0x1p-400, 0x1p-400, 0x1p-400}), 0.0);
 }
 
 TEST(InterpreterPerturbation, AStepOfAValueWithinItsMovesOfAStepLandsOnEachSideInOppositeDraws) {
@@ -608,6 +622,52 @@ TEST(InterpreterPerturbation, AUseNeverCancelsTheMovesOfItsValue) {
   ASSERT_TRUE(r.ok) << r.error;
   for (double v : floatValues(r.outputs[0]))
     ASSERT_GE(std::fabs(v - exact), 0.45 * 0x1p-20 * exact) << v;
+}
+
+TEST(InterpreterPerturbation, OneDrawOfAPairPutsAllResultsNearZeroOnZeroTheOtherNone) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{64, 17});
+  // The std of each row of equal values is 0 here, 0 or a rounding in a
+  // kernel, in every row alike: the sum of the reciprocals is inf in one
+  // draw and finite in the other (seed 39151), not inf in both.
+  Value *c = b.op(OpKind::Cos, {x}, DType::F32, Shape{64, 17});
+  Value *s = b.op(
+      OpKind::Std, {c}, DType::F32, Shape{64},
+      makeAttrs(
+          {{"axes", std::vector<int64_t>{1}}, {"keepdim", false}, {"correction", int64_t{1}}}));
+  b.output(b.op(OpKind::Sum, {b.op(OpKind::Reciprocal, {s}, DType::F32, Shape{64})}, DType::F32,
+                Shape{}, makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  std::vector<double> rows(64 * 17);
+  for (size_t i = 0; i < rows.size(); ++i)
+    rows[i] = 0.3 + 0.1 * static_cast<double>(i / 17);
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {64, 17}, rows)}};
+  std::vector<double> sums;
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 12)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    sums.push_back(floatValues(r.outputs[0])[0]);
+  }
+  EXPECT_NE(std::isinf(sums[0]), std::isinf(sums[1])) << sums[0] << " " << sums[1];
+}
+
+TEST(InterpreterPerturbation, EveryUseOfAValueLandsOnTheSideItsMovesTookIt) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{4096});
+  // Two casts of cosh(23) (4.9e9, 512 apart from its f32 neighbours): a
+  // kernel's uses of one value see its one rounding, so both land on one
+  // side of the exact value; on opposite sides, `t + t` would cancel the
+  // value's moves (seed 38074: sin of a value uncertain by 0.4 rad).
+  Value *t = b.op(OpKind::Cosh, {x}, DType::F32, Shape{4096});
+  b.output(b.op(OpKind::Cast, {t}, DType::I64, Shape{4096}, makeAttrs({{"dtype", DType::I64}})));
+  b.output(b.op(OpKind::Cast, {t}, DType::I64, Shape{4096}, makeAttrs({{"dtype", DType::I64}})));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {4096}, std::vector<double>(4096, -23.0))}};
+  const double exact = floatValues(run(b.fusion(), inputs)[0])[0];
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 11)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    const std::vector<double> first = floatValues(r.outputs[0]), second = floatValues(r.outputs[1]);
+    for (size_t i = 0; i < first.size(); ++i)
+      ASSERT_EQ(first[i] > exact, second[i] > exact) << i << ": " << first[i] << " " << second[i];
+  }
 }
 
 TEST(InterpreterPerturbation, ACosineOfAnArgumentUncertainByARadianIsNaN) {
