@@ -232,12 +232,12 @@ def FmodOp : Binary<"fmod", "Remainder with the sign of a (C fmod); integer divi
 def RemainderOp : Binary<"remainder", "Remainder with the sign of b (Python %); integer division by zero gives 0.", Promote,
   "fuserc_remainder($0, $1)", "ref::remainder(a, b)", "ref::iremainder(a, b)", "fuserc_iremainder($0, $1)">;
 def Atan2Op : Binary<"atan2", "Angle of the point (b, a).", PromoteFloat, "atan2($0, $1)", "std::atan2(a, b)">;
-def EqOp : Binary<"eq", "a == b.", PromoteToBool, "($0 == $1)", "a == b", "a == b", "($0 == $1)">;
+def EqOp : Binary<"eq", "a == b.", PromoteToBool, "(fuserc_ordered($0, $1) && $0 == $1)", "a == b", "a == b", "($0 == $1)">;
 def NeOp : Binary<"ne", "a != b.", PromoteToBool, "($0 != $1)", "a != b", "a != b", "($0 != $1)">;
-def LtOp : Binary<"lt", "a < b.", PromoteToBool, "($0 < $1)", "a < b", "a < b", "($0 < $1)">;
-def LeOp : Binary<"le", "a <= b.", PromoteToBool, "($0 <= $1)", "a <= b", "a <= b", "($0 <= $1)">;
-def GtOp : Binary<"gt", "a > b.", PromoteToBool, "($0 > $1)", "a > b", "a > b", "($0 > $1)">;
-def GeOp : Binary<"ge", "a >= b.", PromoteToBool, "($0 >= $1)", "a >= b", "a >= b", "($0 >= $1)">;
+def LtOp : Binary<"lt", "a < b.", PromoteToBool, "(fuserc_ordered($0, $1) && $0 < $1)", "a < b", "a < b", "($0 < $1)">;
+def LeOp : Binary<"le", "a <= b.", PromoteToBool, "(fuserc_ordered($0, $1) && $0 <= $1)", "a <= b", "a <= b", "($0 <= $1)">;
+def GtOp : Binary<"gt", "a > b.", PromoteToBool, "(fuserc_ordered($0, $1) && $0 > $1)", "a > b", "a > b", "($0 > $1)">;
+def GeOp : Binary<"ge", "a >= b.", PromoteToBool, "(fuserc_ordered($0, $1) && $0 >= $1)", "a >= b", "a >= b", "($0 >= $1)">;
 def LogicalAndOp : Binary<"logical_and", "True where both are nonzero.", PromoteToBool,
   "($0 != 0 && $1 != 0)", "a != 0.0 && b != 0.0", "a != 0 && b != 0", "($0 != 0 && $1 != 0)">;
 def LogicalOrOp : Binary<"logical_or", "True where either is nonzero.", PromoteToBool,

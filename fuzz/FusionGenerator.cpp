@@ -353,6 +353,36 @@ bool GeneratorContext::mayAlias(const Value *v, const Value *input,
     if (any(fromV))
       fromV.insert(op->result());
   }
+  // A read of the input that needs a reduction (or another op not
+  // elementwise at the input's shape) of what v is computed from: v may be
+  // written in that reduction's kernel, before the read's (seed 45936:
+  // v = cast(sum(x)), read with min(sum(x)); fuserc refuses the alias).
+  auto ancestry = [](const Value *x) {
+    std::set<const Value *> seen;
+    std::vector<const Value *> stack = {x};
+    while (!stack.empty()) {
+      const Value *w = stack.back();
+      stack.pop_back();
+      if (seen.insert(w).second && w->definingOp())
+        for (const Value *o : w->definingOp()->operands())
+          stack.push_back(o);
+    }
+    return seen;
+  };
+  std::set<const Value *> ofV = ancestry(v);
+  ofV.erase(input);
+  auto needsReductionOfV = [&](const Value *operand) {
+    for (const Value *w : ancestry(operand)) {
+      const Op *def = w->definingOp();
+      if (!def || (def->info().shapeRule == ShapeRule::Elementwise && w->shape() == input->shape()))
+        continue;
+      std::set<const Value *> from = ancestry(w);
+      from.erase(input);
+      if (std::any_of(from.begin(), from.end(), [&](const Value *u) { return ofV.count(u) > 0; }))
+        return true;
+    }
+    return false;
+  };
   std::set<const Value *> fromInput = {input};
   for (const auto &op : fusion_.ops()) {
     bool reads = std::any_of(op->operands().begin(), op->operands().end(),
@@ -360,7 +390,7 @@ bool GeneratorContext::mayAlias(const Value *v, const Value *input,
     if (!reads || op->kind() == OpKind::RandLike)
       continue;
     if (std::any_of(op->operands().begin(), op->operands().end(),
-                    [&](const Value *o) { return pastV.count(o) > 0; }))
+                    [&](const Value *o) { return pastV.count(o) > 0 || needsReductionOfV(o); }))
       return false;
     if (op->info().shapeRule != ShapeRule::Elementwise || op->result()->shape() != input->shape())
       return false;

@@ -249,6 +249,7 @@ BINDINGS["fuzz_found.column_var_of_product"] = [{"M": 1, "N": 1}, {"M": 1, "N": 
 BINDINGS["fuzz_found.softmax_unit_dim_of_product"] = [{"N": 1}, {"N": 2}, {"N": 7}, {"N": 4099}]
 BINDINGS["fuzz_found.log_softmax_single_product"] = [{"N": 1}, {"N": 3}, {"N": 1000}]
 BINDINGS["fuzz_found.nan_of_constants"] = [{}]
+BINDINGS["fuzz_found.nan_compares_of_abs"] = [{"N": 1}, {"N": 11}, {"N": 4099}]
 BINDINGS["fuzz_found.cached_row_gather_softmax"] = [{"K": 11, "M": 3, "R": 2}, {"K": 5, "M": 1, "R": 7},
                                                     {"K": 3, "M": 5, "R": 33}, {"K": 7, "M": 4099, "R": 3}]
 INT_RANGES["fuzz_found.cached_row_gather_softmax"] = {"i": ("0", "K")}

@@ -113,6 +113,13 @@ __device__ __forceinline__ bool fuserc_isnan(double v) {
 }
 template <typename T> __device__ __forceinline__ bool fuserc_isnan(T) { return false; }
 
+// Whether neither operand is NaN, for the ordered comparisons (==, <, <=, >,
+// >=): their compiled form drops the NaN case where the optimizer thinks it
+// knows the answer (0 <= |x| was true for NaN on the GPU, seed 45971).
+template <typename A, typename B> __device__ __forceinline__ bool fuserc_ordered(A a, B b) {
+  return !fuserc_isnan(a) && !fuserc_isnan(b);
+}
+
 // Float to integer as docs/ops.md's cast says: toward zero, saturating, NaN
 // to 0 (a plain C cast of NaN or of a value out of range is undefined).
 __device__ __forceinline__ int fuserc_to_i32(double v) {
