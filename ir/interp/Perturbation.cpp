@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <optional>
 
 namespace fuserc::interp {
@@ -336,7 +337,11 @@ void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const
 // A remainder (fmod) of a quotient within its uncertainty of an integer is
 // near 0 on one side and near the divisor on the other (a kernel's a / b
 // may land exactly on the integer): one of two opposite draws takes each
-// side.
+// side. One of a quotient uncertain by 1/(2 pi) of a period or more carries
+// no digits (as a sine of an argument uncertain by a radian), and a
+// kernel's quotient may be a whole number: exactly 0 in one of the two
+// draws (seed 39151: remainder(1.4e5 + f, 1) was 0 in a kernel). Not NaN:
+// a sum over such remainders stays a number.
 void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
                       std::span<const Tensor *const> plains, const InterpreterOptions &options,
                       uint64_t base) {
@@ -356,10 +361,16 @@ void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> op
     const double quotientMoves =
         (uncertainty(a, plains[0], ia) + std::fabs(q) * uncertainty(b, plains[1], ib)) /
         std::fabs(y);
-    if (std::fabs(q - n) > std::max(3 * relative * std::fabs(q), 2 * quotientMoves))
+    const double reach = std::max(3 * relative * std::fabs(q), 2 * quotientMoves);
+    const double sign = op.kind() == OpKind::Remainder ? y : x; // the sign the result takes
+    if (reach >= 1 / (2 * std::numbers::pi)) {
+      if (firstOfPair(base, j, options))
+        t.setFloat(j, std::copysign(0.0, sign));
+      return;
+    }
+    if (std::fabs(q - n) > reach)
       return;
     // One draw of the pair lands just past the multiple, the other just short.
-    const double sign = op.kind() == OpKind::Remainder ? y : x; // the sign the result takes
     const double past = std::min(std::fabs(r), std::fabs(std::fabs(y) - std::fabs(r)));
     t.setFloat(j, std::copysign(firstOfPair(base, j, options) ? past : std::fabs(y) - past, sign));
   });

@@ -670,6 +670,25 @@ TEST(InterpreterPerturbation, EveryUseOfAValueLandsOnTheSideItsMovesTookIt) {
   }
 }
 
+TEST(InterpreterPerturbation, ARemainderOfAQuotientUncertainByASixthOfAPeriodIsZeroInOneDraw) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2});
+  // exp(12) is 162755, uncertain by a fraction of 1 after its moves: its
+  // remainder by 1 carries no digits, and a kernel's may be exactly 0;
+  // exp(1)'s does carry them.
+  Value *e = b.op(OpKind::Exp, {x}, DType::F32, Shape{2});
+  b.output(b.op(OpKind::Remainder, {e, b.floatLiteral(1.0)}, DType::F32, Shape{2}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {12, 1})}};
+  const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 6);
+  for (const InterpreterResult &r : runs)
+    ASSERT_TRUE(r.ok) << r.error;
+  const std::vector<double> first = floatValues(runs[0].outputs[0]),
+                            second = floatValues(runs[1].outputs[0]);
+  EXPECT_NE(first[0] == 0, second[0] == 0) << first[0] << " " << second[0];
+  EXPECT_NEAR(first[1], std::exp(1.0) - 2, 1e-4);
+  EXPECT_NEAR(second[1], std::exp(1.0) - 2, 1e-4);
+}
+
 TEST(InterpreterPerturbation, ACosineOfAnArgumentUncertainByARadianIsNaN) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F32, Shape{2});
