@@ -5,10 +5,13 @@
 #include "support/Hmac.h"
 #include "support/TemporaryFiles.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 namespace fuserc {
 namespace {
 
-constexpr llvm::StringLiteral kHeader = "fuserc-journal-3\n";
+constexpr llvm::StringLiteral kHeader = "fuserc-journal-4\n";
 constexpr llvm::StringLiteral kSignature = "hmac-sha256=";
 constexpr llvm::StringLiteral kUnsigned = "unsigned";
 
@@ -20,16 +23,21 @@ constexpr llvm::StringLiteral kOutputSuffixes[] = {".h", ".c", ".fatbin", ".mani
 // "LENGTH:NAME", so that any byte may appear in a name.
 std::string field(const std::string &s) { return std::to_string(s.size()) + ":" + s; }
 
-// Reads a field off the front of `text`: a non-empty name without a path
-// separator (which would escape the directory).
-bool takeName(llvm::StringRef &text, std::string &out) {
+// Reads a non-empty field off the front of `text`.
+bool takeField(llvm::StringRef &text, std::string &out) {
   auto [length, rest] = text.split(':');
   size_t n = 0;
   if (length.getAsInteger(10, n) || n == 0 || rest.size() < n)
     return false;
   out = rest.take_front(n).str();
   text = rest.drop_front(n);
-  return out.find('/') == std::string::npos && out != "." && out != "..";
+  return true;
+}
+
+// Reads a field off the front of `text`: a name without a path separator
+// (which would escape the directory).
+bool takeName(llvm::StringRef &text, std::string &out) {
+  return takeField(text, out) && out.find('/') == std::string::npos && out != "." && out != "..";
 }
 
 // Reads "KEY=VALUE\n" off the front of `text`.
@@ -68,19 +76,29 @@ std::string OutputSet::describe() const {
   return kind == Kind::Dumps ? "the dumps" : "the outputs of '" + name + "'";
 }
 
+std::string journalDirectory(const std::string &dir) {
+  llvm::SmallString<256> path;
+  if (!llvm::sys::fs::real_path(dir, path))
+    return std::string(path);
+  path = dir;
+  llvm::sys::fs::make_absolute(path);
+  return std::string(path);
+}
+
 std::string encodeJournal(const Journal &journal, const std::string *secret) {
   std::string text(kHeader);
   text += "run=" + journal.run + "\n";
   text += journal.set.kind == OutputSet::Kind::Dumps
               ? "set=dumps\n"
               : "set=outputs:" + field(journal.set.name) + "\n";
+  text += "dir=" + field(journal.directory) + "\n";
   for (const Rename &r : journal.renames)
     text += field(r.temp) + field(r.target) + " " + r.sha256 + "\n";
   return text + kSignature.str() + (secret ? hmacSha256Hex(*secret, text) : kUnsigned.str()) + "\n";
 }
 
 std::optional<Journal> decodeJournal(llvm::StringRef text, const std::string &secret,
-                                     std::string &problem) {
+                                     const std::string &directory, std::string &problem) {
   auto refuse = [&](std::string why) -> std::optional<Journal> {
     problem = std::move(why);
     return std::nullopt;
@@ -106,6 +124,11 @@ std::optional<Journal> decodeJournal(llvm::StringRef text, const std::string &se
   else if (!setText.consume_front("outputs:") || !takeName(setText, journal.set.name) ||
            !setText.empty())
     return refuse("a malformed header");
+  if (!text.consume_front("dir=") || !takeField(text, journal.directory) ||
+      !text.consume_front("\n"))
+    return refuse("a malformed header");
+  if (journal.directory != directory)
+    return refuse("it was written for the directory '" + journal.directory + "', not this one");
   while (!text.empty()) {
     Rename r;
     if (!takeName(text, r.temp) || !takeName(text, r.target) || !text.consume_front(" "))

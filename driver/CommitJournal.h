@@ -8,7 +8,9 @@
 // - every rename's source is a temporary that the journal's run wrote
 //   beside that target (its name carries the run id, support/TemporaryFiles.h);
 // - every target is one of the files of the set that run was committing:
-//   the outputs of its base name, or its dumps.
+//   the outputs of its base name, or its dumps;
+// - it lies in the directory its run wrote it for (a journal and its
+//   temporaries copied into another directory are not replayed there).
 //
 // Anything else makes the whole journal ignored.
 #pragma once
@@ -44,15 +46,21 @@ struct Journal {
   std::string run; // the id of the run that wrote it (runId())
   OutputSet set;
   std::vector<Rename> renames;
+  std::string directory; // the output directory's real path (journalDirectory)
 };
+
+// The identity of output directory `dir` that a journal records: its real
+// path (links resolved), or its absolute path where that cannot be had.
+std::string journalDirectory(const std::string &dir);
 
 // The journal's text, signed with `secret`; unsigned when `secret` is null
 // (no run will honour it: it only tells the next run what was interrupted).
 std::string encodeJournal(const Journal &journal, const std::string *secret);
 
-// The journal `text` holds when it is to be honoured (see above), else
-// nullopt with `problem` saying why, naming the entry at fault.
+// The journal `text` holds when it is to be honoured (see above) in the
+// directory `directory` (journalDirectory), else nullopt with `problem`
+// saying why, naming the entry at fault.
 std::optional<Journal> decodeJournal(llvm::StringRef text, const std::string &secret,
-                                     std::string &problem);
+                                     const std::string &directory, std::string &problem);
 
 } // namespace fuserc

@@ -150,7 +150,7 @@ std::vector<std::string> recoverLocked(const std::string &dir, JournalKey &key,
     if (text && !key.secret())
       problem = "it cannot be verified: " + key.problem();
     else if (text)
-      journal = decodeJournal(*text, *key.secret(), problem);
+      journal = decodeJournal(*text, *key.secret(), journalDirectory(dir), problem);
     size_t done = 0;
     if (journal && journalMatchesFiles(dir, journal->renames, problem) &&
         applyRenames(dir, journal->renames, done, problem))
@@ -226,7 +226,7 @@ bool writeFilesAtomically(const std::string &dir, const OutputSet &set,
     bool existed = false;
     std::string copy; // empty when it could not be kept
   };
-  Journal journal{runId(), set, {}};
+  Journal journal{runId(), set, {}, journalDirectory(dir)};
   std::vector<Rename> &renames = journal.renames;
   std::vector<Previous> kept;
   auto discard = [&] {

@@ -12,21 +12,23 @@ namespace {
 
 const std::string kKey(32, 'K');
 const std::string kSha(64, 'a');
+const std::string kDir = "/work/out";
 
 Journal journalOf(const std::string &temp, const std::string &target) {
-  return Journal{"4242-01234567", {OutputSet::Kind::Outputs, "k"}, {{temp, target, kSha}}};
+  return Journal{"4242-01234567", {OutputSet::Kind::Outputs, "k"}, {{temp, target, kSha}}, kDir};
 }
 
-std::string refusal(const std::string &text, const std::string &key = kKey) {
+std::string refusal(const std::string &text, const std::string &key = kKey,
+                    const std::string &dir = kDir) {
   std::string problem;
-  EXPECT_EQ(decodeJournal(text, key, problem), std::nullopt);
+  EXPECT_EQ(decodeJournal(text, key, dir, problem), std::nullopt);
   return problem;
 }
 
 TEST(CommitJournal, ASignedJournalOfItsRunsTemporariesIsHonoured) {
   Journal written = journalOf(".k.h.fuserc-tmp-4242-01234567-x1y2z3", "k.h");
   std::string problem;
-  std::optional<Journal> read = decodeJournal(encodeJournal(written, &kKey), kKey, problem);
+  std::optional<Journal> read = decodeJournal(encodeJournal(written, &kKey), kKey, kDir, problem);
   ASSERT_TRUE(read) << problem;
   EXPECT_EQ(read->run, written.run);
   EXPECT_EQ(read->set.name, "k");
@@ -64,6 +66,12 @@ TEST(CommitJournal, ASignedJournalFromAnotherRunsTemporaryIsRefused) {
   text = encodeJournal(journalOf("notes.txt", "k.h"), &kKey);
   EXPECT_EQ(refusal(text), "'notes.txt' is not a temporary of 'k.h' written by run "
                            "4242-01234567");
+}
+
+TEST(CommitJournal, ASignedJournalCopiedIntoAnotherDirectoryIsRefusedThere) {
+  std::string text = encodeJournal(journalOf(".k.h.fuserc-tmp-4242-01234567-x1y2z3", "k.h"), &kKey);
+  EXPECT_EQ(refusal(text, kKey, "/work/elsewhere"),
+            "it was written for the directory '/work/out', not this one");
 }
 
 TEST(CommitJournal, TextThatIsNoJournalIsRefusedBeforeItIsRead) {
