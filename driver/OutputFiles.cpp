@@ -143,6 +143,7 @@ std::vector<std::string> recoverLocked(const std::string &dir, JournalKey &key,
       journals.push_back(it->path());
   }
   std::sort(journals.begin(), journals.end());
+  const std::string directory = journalDirectory(dir);
   for (const std::string &path : journals) {
     std::string problem;
     std::optional<std::string> text = readFileBytes(path, kMaxJournalBytes, &problem);
@@ -150,7 +151,7 @@ std::vector<std::string> recoverLocked(const std::string &dir, JournalKey &key,
     if (text && !key.secret())
       problem = "it cannot be verified: " + key.problem();
     else if (text)
-      journal = decodeJournal(*text, *key.secret(), journalDirectory(dir), problem);
+      journal = decodeJournal(*text, *key.secret(), directory, problem);
     size_t done = 0;
     if (journal && journalMatchesFiles(dir, journal->renames, problem) &&
         applyRenames(dir, journal->renames, done, problem))
