@@ -133,8 +133,9 @@ enum class ZeroRule { Never, OneOfPair, Always };
 
 // Moves every finite element of `t` by `relative` times its `scale` (its
 // magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
-// that moves along a chain do not cancel exactly) and a sign drawn from
-// `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
+// that moves along a chain do not cancel exactly), away from its value
+// without moves (`plain`) or, where that is not known or the same, with a
+// sign drawn from `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
 // and, as `zeroNearZero` says, one within its move of zero (`plain`, the
 // values without moves, where known) to exactly 0; one below kFlushBelow to
 // 0 in one of two opposite draws.
@@ -151,7 +152,14 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     if (!std::isfinite(v))
       continue;
     const uint64_t draw = mix(base + i);
-    const bool up = movesUp(base, i, relative);
+    // A move goes on from where the operands' moves took the value, away
+    // from its value without them (`plain`); drawn, it could cancel them,
+    // and the element would model no rounding at all (seed 49180: all three
+    // draws of a difference of two 5e7s within 0.15 of the reference, a
+    // kernel 4 off). The draw picks only where the moves left it in place.
+    const double unmoved = plain ? plain->getFloat(i) : v;
+    const bool up =
+        std::isfinite(unmoved) && unmoved != v ? v > unmoved : movesUp(base, i, relative);
     const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
     const double factor = 0.5 + static_cast<double>(draw >> 11) * 0x1p-53;
     const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
@@ -163,12 +171,15 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     // it): one of each pair of opposite draws does too.
     const bool subnormal = approximate && t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
     const bool oneOfPair = ((draw >> 1) & 1) == (relative > 0);
-    const bool near = move >= std::fabs(v);
+    // Within its move of zero with or without the operands' moves (seed
+    // 52192: a mean of deviations from their mean, 1e-17 here, its
+    // operands' moves 1e-15 off zero, exactly 0 in a kernel).
+    const double nearest = std::min(std::fabs(v), std::fabs(unmoved));
+    const bool near = move >= nearest;
     // Operands rounded alike cancel what their own moves (up to 3 of its
     // size) and this one's put between them.
     // (Judged on the value without moves where known: the operands' uses
     // move away from theirs.)
-    const double unmoved = plain ? plain->getFloat(i) : v;
     const bool cancels =
         std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(unmoved);
     const bool zero = (zeroNearZero == ZeroRule::Always && cancels) || (subnormal && oneOfPair) ||
@@ -488,13 +499,7 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
   // of a value its moves took 0.3 up) would cancel each other, where a
   // kernel's uses of one value all see its one rounding. (Not from an exact
   // 0: a value a draw put on 0 stays there in every use.)
-  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false);
-  if (plain)
-    for (size_t i = 0; i < copy.numel(); ++i) {
-      const double v = value.getFloat(i), p = plain->getFloat(i), moved = copy.getFloat(i);
-      if (std::isfinite(v) && std::isfinite(p) && v != p && moved != v && (moved > v) != (v > p))
-        copy.setFloat(i, 2 * v - moved);
-    }
+  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false, plain);
   return copy;
 }
 

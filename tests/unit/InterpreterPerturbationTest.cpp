@@ -467,3 +467,50 @@ TEST(InterpreterPerturbation, EveryUseOfAValueLandsOnTheSideItsMovesTookIt) {
       ASSERT_EQ(first[i] > exact, second[i] > exact) << i << ": " << first[i] << " " << second[i];
   }
 }
+
+TEST(InterpreterPerturbation, AResultMovesOnFromItsOperandsMovesNeverBack) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{4096});
+  // (3x) * 1.5: the product's own move goes the way its operand's moves
+  // took it, so every element stays at least its own move off the exact
+  // value in both draws; drawn apart, some would cancel back to it and
+  // excuse no kernel error there (seed 49180).
+  Value *a = b.op(OpKind::Mul, {x, b.floatLiteral(3.0)}, DType::F32, Shape{4096});
+  b.output(b.op(OpKind::Mul, {a, b.floatLiteral(1.5)}, DType::F32, Shape{4096}));
+  std::vector<double> values(4096);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = 1.0 + 0.01 * static_cast<double>(i);
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {4096}, values)}};
+  const std::vector<double> exact = floatValues(run(b.fusion(), inputs)[0]);
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 21)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    const std::vector<double> got = floatValues(r.outputs[0]);
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_GE(std::fabs(got[i] - exact[i]), 0.45 * 0x1p-20 * exact[i]) << i << ": " << got[i];
+  }
+}
+
+TEST(InterpreterPerturbation, AMeanNearZeroOnlyWithoutItsOperandsMovesIsZeroInOneDraw) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F64, Shape{4});
+  // d = x - mean(x); the mean of mean(d) - d is 1e-17 here and 0 in a
+  // kernel, where its operands' moves take it 1e-14 off zero, further than
+  // its own move: one draw of the pair still puts it on 0, and the
+  // quotient by itself is NaN there (seed 52192).
+  auto mean = [&](Value *v) {
+    return b.op(OpKind::Mean, {v}, DType::F64, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}}));
+  };
+  Value *d = b.op(OpKind::Sub, {x, mean(x)}, DType::F64, Shape{4});
+  Value *m = mean(b.op(OpKind::Sub, {mean(d), d}, DType::F64, Shape{4}));
+  b.output(b.op(OpKind::Div, {m, m}, DType::F64, Shape{}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F64, {4}, {0.74359741, -1.58722868, 0.45301148, 2.00594882})}};
+  ASSERT_EQ(floatValues(run(b.fusion(), inputs)[0])[0], 1.0);
+  std::vector<double> got;
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 4)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    got.push_back(floatValues(r.outputs[0])[0]);
+  }
+  EXPECT_NE(std::isnan(got[0]), std::isnan(got[1])) << got[0] << " " << got[1];
+}
