@@ -128,17 +128,19 @@ bool movesUp(uint64_t base, size_t i, double relative) {
   return (mix(base + i) & 1) != (relative < 0);
 }
 
-// Where a value within its move of zero goes to exactly 0.
-enum class ZeroRule { Never, OneOfPair, Always };
+// Where a value within its move of zero goes to exactly 0: never, in one
+// draw of each opposite pair (judged on the value, or also on the value
+// without moves: OneOfPairOrUnmoved), or in every draw.
+enum class ZeroRule { Never, OneOfPair, OneOfPairOrUnmoved, Always };
 
 // Moves every finite element of `t` by `relative` times its `scale` (its
 // magnitude where null), each by a size drawn from [1/2, 3/2) of that (so
-// that moves along a chain do not cancel exactly), away from its value
-// without moves (`plain`) or, where that is not known or the same, with a
-// sign drawn from `base`; a nonzero element by at least one ulp of f32 or f64 (subnormals),
-// and, as `zeroNearZero` says, one within its move of zero (`plain`, the
-// values without moves, where known) to exactly 0; one below kFlushBelow to
-// 0 in one of two opposite draws.
+// that moves along a chain do not cancel exactly), on the way the
+// operands' moves took it from its value without moves (`plain`, where
+// known) where they took it far, else with a sign drawn from `base`; a
+// nonzero element by at least one ulp of f32 or f64 (subnormals), and, as
+// `zeroNearZero` says, one within its move of zero to exactly 0; one below
+// kFlushBelow to 0 in one of two opposite draws.
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
                   ZeroRule zeroNearZero, bool approximate, const Tensor *plain = nullptr) {
   // Which draw of the pair puts every result within its move of zero on
@@ -152,17 +154,20 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     if (!std::isfinite(v))
       continue;
     const uint64_t draw = mix(base + i);
-    // A move goes on from where the operands' moves took the value, away
-    // from its value without them (`plain`); drawn, it could cancel them,
-    // and the element would model no rounding at all (seed 49180: all three
-    // draws of a difference of two 5e7s within 0.15 of the reference, a
-    // kernel 4 off). The draw picks only where the moves left it in place.
     const double unmoved = plain ? plain->getFloat(i) : v;
-    const bool up =
-        std::isfinite(unmoved) && unmoved != v ? v > unmoved : movesUp(base, i, relative);
     const double size = scale ? std::max(std::fabs(v), scale->getFloat(i)) : std::fabs(v);
     const double factor = 0.5 + static_cast<double>(draw >> 11) * 0x1p-53;
     const double move = std::isfinite(size) ? size * std::fabs(relative) * factor : 0;
+    // Where the operands' moves took the value half this move or more from
+    // its value without them (`plain`), the move goes on the same way: the
+    // other way it could cancel them, and the element would model no
+    // rounding at all (seed 49180: all three draws of a difference of two
+    // 5e7s within 0.15 of the reference, a kernel 4 off). Else the draw
+    // picks, so that the two draws of a pair move it opposite ways (a value
+    // next to a rounding boundary crosses it in one: seed 55260).
+    const bool onward =
+        std::isfinite(unmoved) && v != unmoved && std::fabs(v - unmoved) >= move / 2;
+    const bool up = onward ? v > unmoved : movesUp(base, i, relative);
     // A value within its own error of zero (a cancelling reduction) may
     // come out exactly 0 in a kernel: one of each pair of opposite draws
     // puts it there (wholeOpZero).
@@ -171,11 +176,14 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     // it): one of each pair of opposite draws does too.
     const bool subnormal = approximate && t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
     const bool oneOfPair = ((draw >> 1) & 1) == (relative > 0);
-    // Within its move of zero with or without the operands' moves (seed
-    // 52192: a mean of deviations from their mean, 1e-17 here, its
-    // operands' moves 1e-15 off zero, exactly 0 in a kernel).
-    const double nearest = std::min(std::fabs(v), std::fabs(unmoved));
-    const bool near = move >= nearest;
+    // A reduction within its move of zero with or without the operands'
+    // moves (seed 52192: a mean of deviations from their mean, 0 without
+    // them, 1e-14 off with them, exactly 0 in a kernel). Other ops by their
+    // value only: the moves off a zero model a kernel's nonzero result
+    // there (seeds 24771, 53300: a quotient of a variance of equal values).
+    const bool near = move >= (zeroNearZero == ZeroRule::OneOfPairOrUnmoved
+                                   ? std::min(std::fabs(v), std::fabs(unmoved))
+                                   : std::fabs(v));
     // Operands rounded alike cancel what their own moves (up to 3 of its
     // size) and this one's put between them.
     // (Judged on the value without moves where known: the operands' uses
@@ -183,7 +191,8 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const bool cancels =
         std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(unmoved);
     const bool zero = (zeroNearZero == ZeroRule::Always && cancels) || (subnormal && oneOfPair) ||
-                      (zeroNearZero == ZeroRule::OneOfPair && near && wholeOpZero);
+                      (zeroNearZero != ZeroRule::Never && zeroNearZero != ZeroRule::Always &&
+                       near && wholeOpZero);
     // A value that does not move keeps its sign (-0 + 0 would be +0).
     t.setFloat(i, zero ? std::copysign(0.0, v) : move == 0 ? v : up ? v + move : v - move);
     // An approximated function's f32 result that underflows to 0 here may
@@ -468,9 +477,10 @@ void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
   // model operands rounded alike (a product of such differences is then 0
   // or NaN throughout, not in every draw).
   const bool sum = op.kind() == OpKind::Add || op.kind() == OpKind::Sub;
-  const ZeroRule zero = !sum                   ? ZeroRule::OneOfPair
-                        : options.cancelToZero ? ZeroRule::Always
-                                               : ZeroRule::Never;
+  const ZeroRule zero = op.info().shapeRule == ShapeRule::Reduction ? ZeroRule::OneOfPairOrUnmoved
+                        : !sum                                      ? ZeroRule::OneOfPair
+                        : options.cancelToZero                      ? ZeroRule::Always
+                                                                    : ZeroRule::Never;
   moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero,
                approximated(op), plain);
   // A variance near 0 moves up, not below it: a kernel's sum of squares is
@@ -499,7 +509,13 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
   // of a value its moves took 0.3 up) would cancel each other, where a
   // kernel's uses of one value all see its one rounding. (Not from an exact
   // 0: a value a draw put on 0 stays there in every use.)
-  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false, plain);
+  moveElements(copy, relative, base, nullptr, ZeroRule::Never, false);
+  if (plain)
+    for (size_t i = 0; i < copy.numel(); ++i) {
+      const double v = value.getFloat(i), p = plain->getFloat(i), moved = copy.getFloat(i);
+      if (std::isfinite(v) && std::isfinite(p) && v != p && moved != v && (moved > v) != (v > p))
+        copy.setFloat(i, 2 * v - moved);
+    }
   return copy;
 }
 

@@ -2,6 +2,7 @@
 // the reference the GPU fuzzer uses to tell ill-conditioned elements.
 #include "InterpreterPerturbationTestUtil.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace fuserc;
@@ -513,4 +514,29 @@ TEST(InterpreterPerturbation, AMeanNearZeroOnlyWithoutItsOperandsMovesIsZeroInOn
     got.push_back(floatValues(r.outputs[0])[0]);
   }
   EXPECT_NE(std::isnan(got[0]), std::isnan(got[1])) << got[0] << " " << got[1];
+}
+
+TEST(InterpreterPerturbation, AQuotientOfAVarianceOfEqualValuesKeepsItsMoveOffZero) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{64});
+  // var(c) of 64 equal computed values is 0 here, a rounding above it in a
+  // kernel: one draw of the pair moves it off 0, and its quotient by c
+  // keeps that move, though the quotient without moves is 0 (seed 53300).
+  Value *c = b.op(OpKind::Cos, {x}, DType::F32, Shape{64});
+  Value *v = b.op(
+      OpKind::Var, {c}, DType::F32, Shape{},
+      makeAttrs(
+          {{"axes", std::vector<int64_t>{0}}, {"keepdim", false}, {"correction", int64_t{0}}}));
+  b.output(b.op(OpKind::Div, {v, c}, DType::F32, Shape{64}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {64}, std::vector<double>(64, 0.3))}};
+  for (uint64_t seed : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    int nonzero = 0;
+    for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, seed)) {
+      ASSERT_TRUE(r.ok) << r.error;
+      const std::vector<double> q = floatValues(r.outputs[0]);
+      nonzero += std::all_of(q.begin(), q.end(), [](double e) { return e > 0; });
+    }
+    EXPECT_EQ(nonzero, 1) << "seed " << seed;
+  }
 }
