@@ -283,6 +283,10 @@ std::string ValueEmitter::emitScatter(const Op &op, const Coords &coords) {
       inside += " && " + coords[d] + " < " + ext(index.shape()[d]);
   std::string j = "j" + std::to_string(next_++);
   line("if (" + inside + ")");
+  // Not unrolled: each element of a vectorized kernel searches the index,
+  // so an unrolled search multiplies the code (and NVRTC's time) by its
+  // extent.
+  line("#pragma unroll 1");
   line("for (" + index_ + " " + j + " = 0; " + j + " < " + ext(index.shape()[dim]) + "; ++" + j +
        ") {");
   ++depth_;
