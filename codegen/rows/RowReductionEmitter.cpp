@@ -3,6 +3,8 @@
 // every variant shares (see RowReductionEmitter.h).
 #include "codegen/rows/RowReductionEmitter.h"
 
+#include <limits>
+
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace fuserc {
 
@@ -30,16 +33,19 @@ EmittedKernel RowReductionEmitter::run() {
   findRows();
   collectTensors();
   findStreams();
-  k_.split = splitApplies();
+  findLengths();
+  k_.split = splitApplies() && k_.generatesCached();
   k_.scratchOffset = cx_.scratchOffset;
   EmittedKernel out;
   out.source = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
   for (const RowFastVariant &v : kRowFastVariants)
-    for (int vector : k_.vectorWidths())
-      out.source += contiguousKernel(v, vector);
-  for (const RowCachedVariant &v : kRowCachedVariants)
-    for (int vector : k_.vectorWidths())
-      out.source += cachedKernel(v, vector);
+    if (k_.generates(v))
+      for (int vector : k_.vectorWidths())
+        out.source += contiguousKernel(v, vector);
+  if (k_.generatesCached())
+    for (const RowCachedVariant &v : kRowCachedVariants)
+      for (int vector : k_.vectorWidths())
+        out.source += cachedKernel(v, vector);
   if (k_.clustered()) {
     out.source += clusterReduceCuda();
     for (int vector : k_.vectorWidths())
@@ -49,9 +55,25 @@ EmittedKernel RowReductionEmitter::run() {
     for (int vector : k_.vectorWidths())
       out.source += cachedKernel(kRowSplitVariant, vector);
   for (const RowVariant &v : kRowVariants)
-    out.source += generalKernel(v);
+    if (k_.generates(v))
+      out.source += generalKernel(v);
   fillRowPlan(k_, out.plan);
   return out;
+}
+
+// A row's length where every reduced extent is static (checked at launch):
+// the variants for other lengths are not generated.
+void RowReductionEmitter::findLengths() {
+  int64_t length = 1;
+  for (size_t d : k_.reducedDims) {
+    const std::optional<int64_t> extent = k_.rows.domain[d].constant();
+    if (!extent)
+      return;
+    length = *extent == 0 || length <= std::numeric_limits<int64_t>::max() / *extent
+                 ? length * *extent
+                 : std::numeric_limits<int64_t>::max();
+  }
+  k_.minLength = k_.maxLength = length;
 }
 
 InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {

@@ -34,6 +34,8 @@ private:
   void collectTensors();
   // Which tensors the contiguous variants stream, and their vector width.
   void findStreams();
+  // The row lengths the host may see (RowKernel::minLength, maxLength).
+  void findLengths();
   size_t tensorIndex(const Value &v) const;
   bool isReductionResult(const Value &v) const;
   bool isReducedDim(size_t d) const;

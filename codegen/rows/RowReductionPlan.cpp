@@ -66,6 +66,72 @@ int RowKernel::cachedBytes() const {
 
 namespace {
 
+// Whether the row lengths [lo, hi] meet the ones the kernel may see.
+bool meets(const RowKernel &rk, int64_t lo, int64_t hi) {
+  return lo <= hi && rk.minLength <= hi && lo <= rk.maxLength;
+}
+
+} // namespace
+
+// The host's chain (hostLaunch): contiguous variant v takes lengths above
+// the previous one's limit up to its own (at most kRowCachedAbove).
+bool RowKernel::generates(const RowFastVariant &v) const {
+  int64_t lo = 1;
+  for (const RowFastVariant &f : kRowFastVariants) {
+    const int64_t hi = std::min(f.maxLength(), kRowCachedAbove);
+    if (&f == &v)
+      return contiguous() && meets(*this, lo, std::min(hi, kRowCachedMaxLength));
+    lo = std::max(lo, hi + 1);
+  }
+  return false;
+}
+
+// General variants: each persistent one takes the lengths from 1 above the
+// previous one's capacity to its own, the looped one the rest and L = 0.
+bool RowKernel::generates(const RowVariant &v) const {
+  int64_t lo = 1;
+  for (const RowVariant &g : kRowVariants) {
+    if (g.looped())
+      return &g == &v &&
+             (meets(*this, 0, 0) || meets(*this, lo, std::numeric_limits<int64_t>::max()));
+    if (&g == &v)
+      return meets(*this, lo, g.maxLength());
+    lo = std::max(lo, g.maxLength() + 1);
+  }
+  return false;
+}
+
+bool RowKernel::generatesCached() const {
+  return contiguous() && meets(*this, kRowCachedAbove + 1, kRowCachedMaxLength);
+}
+
+bool RowKernel::generatesContiguous() const {
+  if (generatesCached())
+    return true;
+  for (const RowFastVariant &v : kRowFastVariants)
+    if (generates(v))
+      return true;
+  return false;
+}
+
+namespace {
+
+// `branches` (condition, statements) as an if / else if chain whose last
+// branch takes every case the others do not (the host picks among the
+// generated variants only), each statement block indented by `pad`.
+std::string chain(const std::vector<std::pair<std::string, std::string>> &branches,
+                  const std::string &pad) {
+  std::string s;
+  for (size_t i = 0; i < branches.size(); ++i) {
+    const bool last = i + 1 == branches.size();
+    s += pad + (i == 0 ? "" : "else ") +
+         (last ? std::string("{") : "if (" + branches[i].first + ") {") + "\n";
+    s += branches[i].second;
+    s += pad + "}\n";
+  }
+  return s;
+}
+
 std::string launchShape(int block, int rowsPerBlock, const std::string &pad) {
   return pad + "block = " + std::to_string(block) + ";\n" + pad + "groups = (a.rows + " +
          std::to_string(rowsPerBlock - 1) + ") / " + std::to_string(rowsPerBlock) + ";\n";
@@ -214,23 +280,26 @@ std::string forcedVariants(const RowKernel &rk) {
     return "kernel = \"" + name + "\";\n" + launchShape(block, rowsPerBlock, "") + reset;
   };
   std::vector<ForcedVariant> alternatives;
-  if (rk.contiguous()) {
+  if (rk.generatesContiguous()) {
     for (const RowFastVariant &v : kRowFastVariants)
-      for (int vector : rk.vectorWidths())
-        alternatives.push_back(
-            {(vector == 1 ? std::string("vec") : "vec == " + std::to_string(vector)) +
-                 " && a.len <= " + std::to_string(v.maxLength()),
-             launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock)});
-    alternatives.push_back({"vec", cachedLaunch(rk, "")});
+      if (rk.generates(v))
+        for (int vector : rk.vectorWidths())
+          alternatives.push_back(
+              {(vector == 1 ? std::string("vec") : "vec == " + std::to_string(vector)) +
+                   " && a.len <= " + std::to_string(v.maxLength()),
+               launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock)});
+    if (rk.generatesCached())
+      alternatives.push_back({"vec", cachedLaunch(rk, "")});
     // The split variant at any length, as many splits as rows allow.
     if (rk.split)
       alternatives.push_back(
           {"vec && a.rows * 2 <= " + std::to_string(kRowSplitTargetBlocks), splitLaunch(rk, "")});
   }
   for (const RowVariant &v : kRowVariants)
-    alternatives.push_back(
-        {v.looped() ? "" : "a.len >= 1 && a.len <= " + std::to_string(v.maxLength()),
-         launch(rowKernelName(rk, v), v.block(), v.rowsPerBlock)});
+    if (rk.generates(v))
+      alternatives.push_back(
+          {v.looped() ? "" : "a.len >= 1 && a.len <= " + std::to_string(v.maxLength()),
+           launch(rowKernelName(rk, v), v.block(), v.rowsPerBlock)});
   return variantHookPick(rk.base, alternatives.size(), "    ") +
          variantHookForce(0, alternatives, "    ");
 }
@@ -263,46 +332,46 @@ std::string hostLaunch(const RowKernel &rk) {
     s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
   if (rk.split)
     s += "    unsigned splits = 1;  /* slices per row (the split variant) */\n";
-  if (rk.contiguous())
+  if (rk.generatesContiguous())
     s += contiguousCheck(rk);
   s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
        "LL) vec = 0;  /* the cached variants count row positions in 32 bits */\n";
-  s += "    if (vec) {\n";
+  std::vector<std::pair<std::string, std::string>> fast;
   for (const RowFastVariant &v : kRowFastVariants) {
-    const bool first = &v == &kRowFastVariants[0];
-    s += std::string(first ? "      if" : "      else if") +
-         " (a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + ") {\n";
-    s += "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
-         rowKernelName(rk, v, rk.vector) + "\";\n";
-    s += launchShape(v.block(), v.rowsPerBlock, "        ");
-    s += "      }\n";
+    if (rk.generates(v))
+      fast.push_back({"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)),
+                      "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+                          rowKernelName(rk, v, rk.vector) + "\";\n" +
+                          launchShape(v.block(), v.rowsPerBlock, "        ")});
     if (v.maxLength() >= kRowCachedAbove)
       break;
   }
-  s += "      else {\n";
-  if (rk.split) {
-    const std::string T = std::to_string(kRowSplitTargetBlocks),
-                      M = std::to_string(kRowSplitMinSlice);
-    s += "        if (a.rows * 2 <= " + T + " && a.len / " + M + " >= 2) {\n";
-    s += splitLaunch(rk, "          ",
-                     T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M);
-    s += "        } else {\n" + cachedLaunch(rk, "          ") + "        }\n";
-  } else {
-    s += cachedLaunch(rk, "        ");
+  if (rk.generatesCached()) {
+    std::string cached;
+    if (rk.split) {
+      const std::string T = std::to_string(kRowSplitTargetBlocks),
+                        M = std::to_string(kRowSplitMinSlice);
+      cached += "        if (a.rows * 2 <= " + T + " && a.len / " + M + " >= 2) {\n";
+      cached +=
+          splitLaunch(rk, "          ",
+                      T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M);
+      cached += "        } else {\n" + cachedLaunch(rk, "          ") + "        }\n";
+    } else {
+      cached += cachedLaunch(rk, "        ");
+    }
+    fast.push_back({"", cached});
   }
-  s += "      }\n";
-  s += "    } else {\n";
-  for (const RowVariant &v : kRowVariants) {
-    const bool first = &v == &kRowVariants[0];
-    if (v.looped())
-      s += "      else {\n";
-    else
-      s += std::string(first ? "      if" : "      else if") +
-           " (a.len >= 1 && a.len <= " + std::to_string(v.maxLength()) + ") {\n";
-    s += "        kernel = \"" + rowKernelName(rk, v) + "\";\n";
-    s += launchShape(v.block(), v.rowsPerBlock, "        ");
-    s += "      }\n";
-  }
+  std::vector<std::pair<std::string, std::string>> general;
+  for (const RowVariant &v : kRowVariants)
+    if (rk.generates(v))
+      general.push_back({"a.len >= 1 && a.len <= " + std::to_string(v.maxLength()),
+                         "        kernel = \"" + rowKernelName(rk, v) + "\";\n" +
+                             launchShape(v.block(), v.rowsPerBlock, "        ")});
+  if (!fast.empty())
+    s += "    if (vec) {\n" + chain(fast, "      ") + "    } else {\n";
+  else
+    s += "    {\n";
+  s += chain(general, "      ");
   s += "    }\n";
   s += forcedVariants(rk);
   s += variantHookLaunched("kernel", "    ");
@@ -356,6 +425,8 @@ std::vector<int64_t> dimNumbers(const std::vector<size_t> &dims) {
 void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : rk.vectorWidths()) {
+      if (!rk.generates(v))
+        break;
       std::string what =
           v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
                                std::to_string(v.rowsPerBlock) + " rows per block"
@@ -368,6 +439,8 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
     }
   for (const RowCachedVariant &v : kRowCachedVariants)
     for (int vector : rk.vectorWidths()) {
+      if (!rk.generatesCached())
+        break;
       std::string what = "a block of " + std::to_string(v.threads) +
                          " threads per row streaming it, " + std::to_string(kRowCachedUnroll) +
                          " vectors per thread per step, ";
@@ -410,6 +483,8 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
                "the row's last block merging them in split order, vectors of " +
                std::to_string(vector)});
   for (const RowVariant &v : kRowVariants) {
+    if (!rk.generates(v))
+      continue;
     std::string what;
     if (v.looped())
       what = "a block of " + std::to_string(v.threads) +
@@ -481,6 +556,9 @@ std::string rowSelectionRule(const RowKernel &rk) {
                              " <= L <= " + std::to_string(v.maxLength()) + "; ";
     below = std::max(below, v.maxLength());
   }
+  if (rk.minLength == rk.maxLength)
+    rule += " L is " + std::to_string(rk.minLength) +
+            " (static extents): only the variants these rules pick for it are generated.";
   return rule;
 }
 

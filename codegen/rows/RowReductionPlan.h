@@ -8,6 +8,7 @@
 #include "schedulers/KernelPlan.h"
 #include "schedulers/SchedulerChecks.h"
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -171,8 +172,19 @@ struct RowKernel {
   // row position.
   bool cached(size_t t) const { return contiguous() && streams[t] && streams[t]->cached; }
   int cachedBytes() const;
+  // The row lengths the host may see: L itself where every reduced extent
+  // is static, else any. Only the variants the selection can pick for one
+  // of them are generated (generates, generatesCached).
+  int64_t minLength = 0, maxLength = std::numeric_limits<int64_t>::max();
+  bool generates(const RowFastVariant &v) const;
+  bool generates(const RowVariant &v) const;
+  // The cached variants (and the cluster and split ones): rows above
+  // kRowCachedAbove.
+  bool generatesCached() const;
+  // Whether any contiguous variant is generated.
+  bool generatesContiguous() const;
   // Whether the cluster variant is generated: rows with a cache to split.
-  bool clustered() const { return contiguous() && cachedBytes() > 0; }
+  bool clustered() const { return generatesCached() && cachedBytes() > 0; }
   // Whether the split variant is generated (kRowSplitVariant), and where
   // the fusion's scratch starts in the workspace.
   bool split = false;

@@ -368,6 +368,46 @@ TEST(RowReductionCodegen, AnOuterNormalizationBecomesAColumnReductionAndAPointwi
   EXPECT_EQ(g.code[0].kernels[1].family, "pointwise");
 }
 
+TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksForThem) {
+  // Softmax over rows of a static length: the contiguous variant the host
+  // chain picks for it (at both widths) and the general one; the launch
+  // names no other kernel. A symbolic length keeps every variant.
+  struct Case {
+    int64_t length;
+    std::vector<std::string> shapes, general;
+  };
+  for (const Case &c : std::vector<Case>{{100, {"w32x8"}, {"warp32x4"}},
+                                         {1000, {"w32x32"}, {"block256x4"}},
+                                         {8192, {"b256x32"}, {"loop512"}},
+                                         {20000, {"m512", "m1024", "c512"}, {"loop512"}}}) {
+    const std::string n = std::to_string(c.length);
+    Generated g = generate("fusion softmax {\n  input x: f32[M, " + n +
+                           "]\n  m = max(x, axes=[1], keepdim=true)\n"
+                           "  e = exp(sub(x, m))\n  s = sum(e, axes=[1], keepdim=true)\n"
+                           "  y = div(e, s)\n  output y\n}\n");
+    expectCompiles(g);
+    ASSERT_EQ(g.code.size(), 1u);
+    const KernelPlan &k = g.code[0].kernels.at(0);
+    const std::string vector = parameter(k, "vector");
+    std::vector<std::string> expected;
+    for (const std::string &shape : c.shapes) {
+      expected.push_back("v" + vector + "_" + shape);
+      if (vector != "1")
+        expected.push_back("v1_" + shape);
+    }
+    expected.insert(expected.end(), c.general.begin(), c.general.end());
+    EXPECT_EQ(test::variantSuffixes(k), expected) << n;
+    EXPECT_NE(k.selection.find("L is " + n + " (static extents)"), std::string::npos) << n;
+    // Every kernel the host block names is generated.
+    for (size_t at = k.hostLaunch.find("\"softmax_k0_"); at != std::string::npos;
+         at = k.hostLaunch.find("\"softmax_k0_", at + 1)) {
+      const std::string name = k.hostLaunch.substr(at + 1, k.hostLaunch.find('"', at + 1) - at - 1);
+      EXPECT_NE(g.source.find(" " + name + "("), std::string::npos) << n << ": " << name;
+    }
+  }
+  onlyRowKernel(generate(fileText("bench/cases/softmax.fus")), "normalization");
+}
+
 } // namespace
 TEST(RowReductionCodegen, OnePhaseReductionsGetTheSplitVariantWithItsScratch) {
   Generated g =
