@@ -215,6 +215,9 @@ _LONG_ROWS = [
     {"M": 2, "N": 1048583},
 ]
 BINDINGS["long_rows"] = _LONG_ROWS
+# static_rows.fus: rows of a static length; one row, a few, many, and a
+# transposed layout where the case allows (general variants).
+BINDINGS["static_rows"] = [{"M": 1}, {"M": 3}, {"M": 7}, {"M": 101}]
 BINDINGS["long_rows.xent_odd"] = [{"M": 1, "V": 50257}, {"M": 4, "V": 50257},
                                   {"M": 3, "V": 32769}, {"M": 2, "V": 131071},
                                   {"M": 2, "V": 65536}]
