@@ -9,15 +9,19 @@
 # Usage (repository root, on the GPU machine, .carry as in gpu/README.md):
 #   gpu/fuzz_all_gpus.sh OUT FIRST_SEED SEEDS_PER_GPU DEADLINE_S
 # FUZZ_EXTRA adds arguments to every fuzz_diff.py (e.g. --dry-run, to try
-# the script where there is no GPU but nvidia-smi).
+# the script where there is no GPU but nvidia-smi); FUZZ_GPUS=N uses only
+# the first N GPUs (the others left to other work, with their share of
+# the cores).
 set -euo pipefail
 
 out=$1 first=$2 per_gpu=$3 deadline=$4
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${FUSERC_BIN:-$root/.carry/bin}"
 include="${DLPACK_INCLUDE:-$root/.carry/include}"
-gpus=$(nvidia-smi -L | wc -l)
-jobs=$(($(nproc) / gpus - 1))
+all_gpus=$(nvidia-smi -L | wc -l)
+gpus=${FUZZ_GPUS:-$all_gpus}
+((gpus >= 1 && gpus <= all_gpus)) || gpus=$all_gpus
+jobs=$(($(nproc) / all_gpus - 1))
 ((jobs >= 1)) || jobs=1
 regressions=$(sed 's/#.*//' "$root/gpu/fuzz_regression_seeds.txt" | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
 
