@@ -250,6 +250,7 @@ INT_RANGES["fuzz_found.column_var_merge_range"] = {"x": ("-43", "44")}
 BINDINGS["fuzz_found.column_var_of_product"] = [{"M": 1, "N": 1}, {"M": 1, "N": 4099},
                                                 {"M": 3, "N": 65}, {"M": 1001, "N": 7}]
 BINDINGS["fuzz_found.softmax_unit_dim_of_product"] = [{"N": 1}, {"N": 2}, {"N": 7}, {"N": 4099}]
+BINDINGS["fuzz_found.softmax_of_quotient_rows_of_one"] = [{"M": 1}, {"M": 5}, {"M": 101}, {"M": 4099}]
 BINDINGS["fuzz_found.log_softmax_single_product"] = [{"N": 1}, {"N": 3}, {"N": 1000}]
 BINDINGS["fuzz_found.nan_of_constants"] = [{}]
 BINDINGS["fuzz_found.nan_compares_of_abs"] = [{"N": 1}, {"N": 11}, {"N": 4099}]

@@ -214,7 +214,7 @@ std::string ValueEmitter::emitElementwise(const Op &op, const Coords &coords) {
   // multiply by its reciprocal, one division per row instead of one per
   // element (within 1.5 ulp of the quotient in f32).
   if (op.kind() == OpKind::Div && invariant_ && !coordinateFree_ && domain.operands == DType::F32 &&
-      !op.operand(1)->isLiteral() && invariant_(operandCoords(op, 1, coords))) {
+      !op.operand(1)->isLiteral() && invariant_(*op.operand(1), operandCoords(op, 1, coords))) {
     const std::string key = "rcp@" + operands[1];
     std::string rcp;
     for (auto scope = scopes_.rbegin(); scope != scopes_.rend() && rcp.empty(); ++scope)

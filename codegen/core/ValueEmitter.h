@@ -72,10 +72,12 @@ public:
   // Whether coordinate-free emission supports every op of `ops`.
   static bool supportsCoordinateFree(const std::vector<const Op *> &ops);
 
-  // Declares which coordinates a kernel keeps fixed while it emits many
-  // elements (a row kernel's row): a float division by a value read at such
-  // coordinates multiplies by its reciprocal, computed once.
-  void setInvariant(std::function<bool(const Coords &)> invariant) {
+  // Declares which divisors a kernel keeps fixed while it emits many
+  // elements (a row kernel's row's sum): a float division by `divisor` read
+  // at `coords` multiplies by its reciprocal, computed once. The kernel
+  // must say so of a divisor in every phase that computes the division or
+  // in none, so that a value has one rounding wherever it is computed.
+  void setInvariant(std::function<bool(const Value &divisor, const Coords &coords)> invariant) {
     invariant_ = std::move(invariant);
   }
 
@@ -104,7 +106,7 @@ private:
   std::function<std::string(const Extent &)> extent_;
   std::string index_;
   bool coordinateFree_;
-  std::function<bool(const Coords &)> invariant_;
+  std::function<bool(const Value &, const Coords &)> invariant_;
   std::vector<std::map<std::string, std::string>> scopes_; // memo: key -> variable
   // Variables defined as fuserc_load(element) of an f16 / bf16 input.
   std::map<std::string, std::pair<std::string, DType>> loaded_;

@@ -4,6 +4,7 @@
 #include "codegen/rows/RowReductionEmitter.h"
 
 #include <limits>
+#include <set>
 
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
@@ -293,8 +294,15 @@ ValueEmitter RowReductionEmitter::newEmitter() {
       [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
       *this, [&](const Extent &e) { return kernelExtentCode(e, cx_.fusion.fusion->symbols()); },
       "I", false);
-  // Coordinates naming no reduced dim's c<d> are the same over the row.
-  emitter.setInvariant([this](const Coords &coords) {
+  // A divisor computed from the row's reductions (and scalars) alone, at
+  // coordinates naming no reduced dim's c<d>: the same over the row, and
+  // so in every phase. Not one read from a tensor: an earlier phase reads
+  // it at the row's element coordinates and would divide there (seed
+  // 57359: softmax over rows of 1 of a quotient, whose max phase divided
+  // and whose output phase multiplied by the reciprocal, 1 + 2^-15).
+  emitter.setInvariant([this](const Value &divisor, const Coords &coords) {
+    if (!computedFromReductions(divisor))
+      return false;
     for (const std::string &c : coords)
       for (size_t d : k_.reducedDims) {
         const std::string name = "c" + std::to_string(d);
@@ -308,6 +316,24 @@ ValueEmitter RowReductionEmitter::newEmitter() {
     return true;
   });
   return emitter;
+}
+
+bool RowReductionEmitter::computedFromReductions(const Value &v) const {
+  std::vector<const Value *> work{&v};
+  std::set<const Value *> seen;
+  while (!work.empty()) {
+    const Value *value = work.back();
+    work.pop_back();
+    if (!seen.insert(value).second || value->isLiteral() || value->isScalarInput() ||
+        isReductionResult(*value))
+      continue;
+    const Op *producer = value->definingOp();
+    if (!producer || !cx_.segment.segment.contains(*producer))
+      return false;
+    for (const Value *operand : producer->operands())
+      work.push_back(operand);
+  }
+  return true;
 }
 
 // The statements `emitter` appended since the last call (persistent

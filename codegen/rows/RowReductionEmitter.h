@@ -38,6 +38,9 @@ private:
   void findLengths();
   size_t tensorIndex(const Value &v) const;
   bool isReductionResult(const Value &v) const;
+  // Whether `v` is computed from the kernel's reduction results, scalars and
+  // literals alone (no tensor read).
+  bool computedFromReductions(const Value &v) const;
   bool isReducedDim(size_t d) const;
 
   // ---- shared emission helpers (RowReductionEmitter.cpp) ----

@@ -52,7 +52,9 @@ struct InterpreterOptions {
   uint64_t seed = 0;
   // Perturbed runs: a sum or difference of computed values within its move
   // of zero is exactly 0 everywhere (a kernel that rounds both operands
-  // alike), instead of moved off it.
+  // alike), instead of moved off it; the independent third draw of the GPU
+  // fuzzer, which also orders a comparison's operands within their
+  // uncertainty of each other as x > y (the pair takes x == y and x < y).
   bool cancelToZero = false;
 };
 

@@ -19,6 +19,11 @@ namespace {
 // The smallest f32 result a kernel's exp is sure not to flush to 0.
 constexpr double kFlushBelow = 2 * FLT_MIN;
 
+// How far, in units of a result's own move, its operands' roundings may
+// take it from its value without moves; further is a decision (a step, a
+// comparison) a draw flipped.
+constexpr double kRoundingsOff = 16;
+
 // splitmix64: the perturbation's sign for element `i` of op `op`.
 uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -142,7 +147,8 @@ enum class ZeroRule { Never, OneOfPair, OneOfPairOrUnmoved, Always };
 // `zeroNearZero` says, one within its move of zero to exactly 0; one below
 // kFlushBelow to 0 in one of two opposite draws.
 void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale,
-                  ZeroRule zeroNearZero, bool approximate, const Tensor *plain = nullptr) {
+                  ZeroRule zeroNearZero, bool approximate, const Tensor *plain = nullptr,
+                  bool halfResult = false) {
   // Which draw of the pair puts every result within its move of zero on
   // it: one draw for the whole op, as a kernel's rounding is systematic (the
   // std of a row of equal values is 0 in every such row, or in none); drawn
@@ -164,9 +170,11 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     // rounding at all (seed 49180: all three draws of a difference of two
     // 5e7s within 0.15 of the reference, a kernel 4 off). Else the draw
     // picks, so that the two draws of a pair move it opposite ways (a value
-    // next to a rounding boundary crosses it in one: seed 55260).
+    // next to a rounding boundary crosses it in one: seed 55260); always
+    // for an f16 or bf16 result, whose rounding to its coarse grid decides
+    // its error, not a move below its ulp.
     const bool onward =
-        std::isfinite(unmoved) && v != unmoved && std::fabs(v - unmoved) >= move / 2;
+        !halfResult && std::isfinite(unmoved) && v != unmoved && std::fabs(v - unmoved) >= move / 2;
     const bool up = onward ? v > unmoved : movesUp(base, i, relative);
     // A value within its own error of zero (a cancelling reduction) may
     // come out exactly 0 in a kernel: one of each pair of opposite draws
@@ -177,11 +185,16 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     const bool subnormal = approximate && t.dtype() == DType::F32 && std::fabs(v) < kFlushBelow;
     const bool oneOfPair = ((draw >> 1) & 1) == (relative > 0);
     // A reduction within its move of zero with or without the operands'
-    // moves (seed 52192: a mean of deviations from their mean, 0 without
-    // them, 1e-14 off with them, exactly 0 in a kernel). Other ops by their
-    // value only: the moves off a zero model a kernel's nonzero result
-    // there (seeds 24771, 53300: a quotient of a variance of equal values).
-    const bool near = move >= (zeroNearZero == ZeroRule::OneOfPairOrUnmoved
+    // moves, where those are roundings (seed 52192: a mean of deviations
+    // from their mean, 0 without them, 1e-14 off with them, exactly 0 in a
+    // kernel), not a decision a draw flipped (seed 57205: a sum of floors of
+    // 1 - 2^-24, 0 without moves and 1 in a draw as in the kernel). Other
+    // ops by their value only: the moves off a zero model a kernel's
+    // nonzero result there (seeds 24771, 53300: a quotient of a variance of
+    // equal values).
+    const bool roundingsOff =
+        std::isfinite(size) && std::fabs(v - unmoved) <= kRoundingsOff * size * std::fabs(relative);
+    const bool near = move >= (zeroNearZero == ZeroRule::OneOfPairOrUnmoved && roundingsOff
                                    ? std::min(std::fabs(v), std::fabs(unmoved))
                                    : std::fabs(v));
     // Operands rounded alike cancel what their own moves (up to 3 of its
@@ -222,6 +235,13 @@ bool firstOfPair(uint64_t base, size_t j, const InterpreterOptions &options) {
   return ((mix(base + j) >> 1) & 1) == (options.perturbation > 0);
 }
 
+// Half an ulp of `v` in f16 or bf16 (subnormals' at the bottom).
+double halfUlp(double v, DType dtype) {
+  const int digits = dtype == DType::F16 ? 11 : 8, lowest = dtype == DType::F16 ? -14 : -126;
+  const int exponent = std::max(std::ilogb(v == 0 ? 1.0 : v), lowest);
+  return std::ldexp(0.5, exponent - digits + 1);
+}
+
 // How far the moves took element i of an operand from its plain value
 // (`plain` null: the operand is not computed, so not at all), and at least
 // the range a kernel may flush to 0 for a computed f32 value.
@@ -248,9 +268,10 @@ void dropPeriodicOfUncertain(Tensor &t, std::span<const Tensor *const> operands,
 
 // A comparison of floating operands within their uncertainty of each other
 // (their moves, or 3 of their own draws) may find them equal in a kernel
-// (cosh(x) == 1 for a tiny x rounds either way) or unequal (a variance of
-// equal values, 0 here, a rounding in a kernel): one of two opposite draws
-// ties them, the other keeps them apart.
+// (cosh(x) == 1 for a tiny x rounds either way), unequal (a variance of
+// equal values, 0 here, a rounding in a kernel) or in the other order (a
+// bf16 result half an ulp above a bound, rounded below it in a kernel:
+// seed 55260): the draws take each order.
 void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
                         std::span<const Tensor *const> plains, const InterpreterOptions &options,
                         uint64_t base) {
@@ -267,16 +288,29 @@ void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> 
     const size_t ia = static_cast<size_t>(interp::dot(index, sa)),
                  ib = static_cast<size_t>(interp::dot(index, sb));
     const double x = a.getFloat(ia), y = b.getFloat(ib);
-    const double moves = uncertainty(a, plains[0], ia) + uncertainty(b, plains[1], ib);
+    // A computed f16 or bf16 operand, at least half its ulp: a kernel's
+    // rounding of it may take the other neighbour, which the draws' moves,
+    // far below that ulp, seldom reach.
+    auto operandUncertainty = [&](size_t k, const Tensor &v, size_t i) {
+      const DType dtype = op.operand(k)->dtype();
+      const bool half = plains[k] && (dtype == DType::F16 || dtype == DType::BF16);
+      return std::max(uncertainty(v, plains[k], i), half ? halfUlp(v.getFloat(i), dtype) : 0.0);
+    };
+    const double moves = operandUncertainty(0, a, ia) + operandUncertainty(1, b, ib);
     if (!std::isfinite(x) || !std::isfinite(y) || (x == y && moves == 0))
       return;
     const double reach = std::max(3 * relative * std::max(std::fabs(x), std::fabs(y)), 2 * moves);
     if (std::fabs(x - y) > reach)
       return;
-    if (firstOfPair(base, j, options))
+    // Each order in one of the three draws: equal in one of the pair, x < y
+    // in the other, x > y in the independent draw (the kernel's order may
+    // be any, and the draws' own orders may all agree: seed 55260).
+    const bool lessThan = !options.cancelToZero && !firstOfPair(base, j, options);
+    if (!options.cancelToZero && firstOfPair(base, j, options))
       t.setInt(j, equal);
-    else if (x == y) // the other draw: unequal, as if x < y
-      t.setInt(j, kind == OpKind::Ne || kind == OpKind::Lt || kind == OpKind::Le);
+    else
+      t.setInt(j, kind == OpKind::Ne || (lessThan ? kind == OpKind::Lt || kind == OpKind::Le
+                                                  : kind == OpKind::Gt || kind == OpKind::Ge));
   });
 }
 
@@ -481,8 +515,9 @@ void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
                         : !sum                                      ? ZeroRule::OneOfPair
                         : options.cancelToZero                      ? ZeroRule::Always
                                                                     : ZeroRule::Never;
+  const DType dtype = op.result()->dtype();
   moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero,
-               approximated(op), plain);
+               approximated(op), plain, dtype == DType::F16 || dtype == DType::BF16);
   // A variance near 0 moves up, not below it: a kernel's sum of squares is
   // never negative.
   if (op.kind() == OpKind::Var || op.kind() == OpKind::Std)
@@ -491,7 +526,6 @@ void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
         t.setFloat(i, -t.getFloat(i));
   // Composites round an f16 / bf16 result to its dtype: here after the
   // move (CompositeEval.cpp), so that one next to a boundary rounds either way.
-  const DType dtype = op.result()->dtype();
   if ((dtype == DType::F16 || dtype == DType::BF16) && op.info().composite)
     for (size_t i = 0; i < t.numel(); ++i)
       t.setFloat(i, roundToFloatType(t.getFloat(i), dtype));

@@ -4,6 +4,7 @@
 // each side (or say it carries no digits).
 #include "InterpreterPerturbationTestUtil.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace fuserc;
@@ -224,5 +225,56 @@ TEST(InterpreterPerturbation, ACosineOfAnArgumentUncertainByARadianIsNaN) {
     EXPECT_TRUE(std::isnan(computed[0])) << computed[0];
     EXPECT_TRUE(std::isfinite(computed[1])) << computed[1];
     EXPECT_TRUE(std::isfinite(input[0]) && std::isfinite(input[1]));
+  }
+}
+
+TEST(InterpreterPerturbation, AComparisonWithinItsUncertaintyTakesEachOrderInTheThreeDraws) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{1});
+  Value *w = b.input("w", DType::F16, Shape{1});
+  // A bf16 result (cosh(0.5), 1.125 in bf16) half a bf16 ulp above w, which sits
+  // on the rounding boundary: a kernel may round it to either neighbour,
+  // so ge(c, w) may be false where ours is true (seed 55260). The pair
+  // ties them (true) and orders them c < w (false); the third draw c > w.
+  Value *c = b.op(OpKind::Cosh, {x}, DType::BF16, Shape{1});
+  b.output(b.op(OpKind::Ge, {c, w}, DType::Bool, Shape{1}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {1}, {0.5})},
+                                             {"w", floats(DType::F16, {1}, {1.12109375})}};
+  ASSERT_EQ(intValues(run(b.fusion(), inputs)[0]), (std::vector<int64_t>{1}));
+  std::vector<int64_t> got;
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 3)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    got.push_back(intValues(r.outputs[0])[0]);
+  }
+  InterpreterOptions third;
+  third.perturbation = 0x1p-20;
+  third.seed = 4;
+  third.cancelToZero = true;
+  const InterpreterResult r = interpret(b.fusion(), inputs, {}, third);
+  ASSERT_TRUE(r.ok) << r.error;
+  got.push_back(intValues(r.outputs[0])[0]);
+  EXPECT_NE(got[0], got[1]);
+  EXPECT_EQ(got[2], 1);
+}
+
+TEST(InterpreterPerturbation, ASumOfStepsADrawFlippedKeepsTheFlip) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{4});
+  // floor(sigmoid(17)): 0 here, 1 in one draw of the pair (sigmoid's f32
+  // result is an ulp below 1). Their sum is 0 without moves; the draw's 1
+  // is a decision, not a rounding, and stays (seed 57205).
+  Value *s = b.op(OpKind::Sigmoid, {x}, DType::F32, Shape{4});
+  b.output(b.op(OpKind::Sum, {b.op(OpKind::Floor, {s}, DType::F32, Shape{4})}, DType::F32, Shape{},
+                makeAttrs({{"axes", std::vector<int64_t>{0}}, {"keepdim", false}})));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {4}, {17.0, -3.0, -3.0, -3.0})}};
+  ASSERT_EQ(floatValues(run(b.fusion(), inputs)[0])[0], 0.0);
+  for (uint64_t seed : {1, 2, 3, 4, 5, 6}) {
+    double most = 0;
+    for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, seed)) {
+      ASSERT_TRUE(r.ok) << r.error;
+      most = std::max(most, floatValues(r.outputs[0])[0]);
+    }
+    EXPECT_GT(most, 0.5) << "seed " << seed;
   }
 }
