@@ -246,11 +246,7 @@ TEST(InterpreterPerturbation, AComparisonWithinItsUncertaintyTakesEachOrderInThe
     ASSERT_TRUE(r.ok) << r.error;
     got.push_back(intValues(r.outputs[0])[0]);
   }
-  InterpreterOptions third;
-  third.perturbation = 0x1p-20;
-  third.seed = 4;
-  third.cancelToZero = true;
-  const InterpreterResult r = interpret(b.fusion(), inputs, {}, third);
+  const InterpreterResult r = cancellingRun(b.fusion(), inputs, 4);
   ASSERT_TRUE(r.ok) << r.error;
   got.push_back(intValues(r.outputs[0])[0]);
   EXPECT_NE(got[0], got[1]);

@@ -356,11 +356,7 @@ TEST(InterpreterPerturbation, ACancellingDifferenceIsExactlyZeroWhereOperandsRou
       b.op(OpKind::Sub, {a, b.op(OpKind::Abs, {a}, DType::F32, Shape{16})}, DType::F32, Shape{16}));
   const std::map<std::string, Tensor> inputs{
       {"x", floats(DType::F32, {16}, std::vector<double>(16, 1000.0))}};
-  InterpreterOptions options;
-  options.perturbation = 0x1p-20;
-  options.seed = 3;
-  options.cancelToZero = true;
-  const InterpreterResult r = interpret(b.fusion(), inputs, {}, options);
+  const InterpreterResult r = cancellingRun(b.fusion(), inputs, 3);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(floatValues(r.outputs[0]), std::vector<double>(16, 0.0));
 }

@@ -27,4 +27,15 @@ oppositeDraws(const Fusion &fusion, const std::map<std::string, Tensor> &inputs,
   return runs;
 }
 
+// The GPU fuzzer's third draw: +2^-20 from `seed`, differences within
+// their moves of zero exactly 0 (InterpreterOptions::cancelToZero).
+inline InterpreterResult cancellingRun(const Fusion &fusion,
+                                       const std::map<std::string, Tensor> &inputs, uint64_t seed) {
+  InterpreterOptions options;
+  options.perturbation = 0x1p-20;
+  options.seed = seed;
+  options.cancelToZero = true;
+  return interpret(fusion, inputs, {}, options);
+}
+
 } // namespace fuserc::testutil
