@@ -3,9 +3,6 @@
 // every variant shares (see RowReductionEmitter.h).
 #include "codegen/rows/RowReductionEmitter.h"
 
-#include <limits>
-#include <set>
-
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
@@ -19,7 +16,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <limits>
+#include <set>
 
 namespace fuserc {
 
@@ -318,22 +317,31 @@ ValueEmitter RowReductionEmitter::newEmitter() {
   return emitter;
 }
 
-bool RowReductionEmitter::computedFromReductions(const Value &v) const {
+bool RowReductionEmitter::everyLeaf(const Value &v,
+                                    const std::function<bool(const Value &)> &accept) const {
   std::vector<const Value *> work{&v};
   std::set<const Value *> seen;
   while (!work.empty()) {
     const Value *value = work.back();
     work.pop_back();
-    if (!seen.insert(value).second || value->isLiteral() || value->isScalarInput() ||
-        isReductionResult(*value))
+    if (!seen.insert(value).second)
       continue;
     const Op *producer = value->definingOp();
-    if (!producer || !cx_.segment.segment.contains(*producer))
-      return false;
+    if (isReductionResult(*value) || !producer || !cx_.segment.segment.contains(*producer)) {
+      if (!accept(*value))
+        return false;
+      continue;
+    }
     for (const Value *operand : producer->operands())
       work.push_back(operand);
   }
   return true;
+}
+
+bool RowReductionEmitter::computedFromReductions(const Value &v) const {
+  return everyLeaf(v, [&](const Value &leaf) {
+    return leaf.isLiteral() || leaf.isScalarInput() || isReductionResult(leaf);
+  });
 }
 
 // The statements `emitter` appended since the last call (persistent

@@ -12,6 +12,7 @@
 #include "codegen/core/ValueEmitter.h"
 #include "codegen/rows/RowReductionPlan.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -38,6 +39,10 @@ private:
   void findLengths();
   size_t tensorIndex(const Value &v) const;
   bool isReductionResult(const Value &v) const;
+  // Whether `accept` holds for every leaf `v` is computed from in the
+  // segment: the kernel's reduction results and the values it does not
+  // compute (inputs, scalars, literals).
+  bool everyLeaf(const Value &v, const std::function<bool(const Value &)> &accept) const;
   // Whether `v` is computed from the kernel's reduction results, scalars and
   // literals alone (no tensor read).
   bool computedFromReductions(const Value &v) const;

@@ -343,8 +343,6 @@ std::string hostLaunch(const RowKernel &rk) {
                       "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
                           rowKernelName(rk, v, rk.vector) + "\";\n" +
                           launchShape(v.block(), v.rowsPerBlock, "        ")});
-    if (v.maxLength() >= kRowCachedAbove)
-      break;
   }
   if (rk.generatesCached()) {
     std::string cached;

@@ -6,8 +6,6 @@
 #include "codegen/core/CudaTypes.h"
 #include "codegen/rows/RowReductionEmitter.h"
 
-#include <set>
-
 namespace fuserc {
 
 bool RowReductionEmitter::splitApplies() const {
@@ -22,21 +20,8 @@ bool RowReductionEmitter::splitApplies() const {
         kind != OpKind::Max && kind != OpKind::Min)
       return false;
     // One phase: its input is computed from no reduction's result.
-    std::vector<const Value *> work{op->operand(0)};
-    std::set<const Value *> seen;
-    while (!work.empty()) {
-      const Value *v = work.back();
-      work.pop_back();
-      if (!seen.insert(v).second)
-        continue;
-      if (isReductionResult(*v))
-        return false;
-      const Op *producer = v->definingOp();
-      if (!producer || !cx_.segment.segment.contains(*producer))
-        continue;
-      for (const Value *operand : producer->operands())
-        work.push_back(operand);
-    }
+    if (!everyLeaf(*op->operand(0), [&](const Value &leaf) { return !isReductionResult(leaf); }))
+      return false;
   }
   return true;
 }

@@ -203,9 +203,10 @@ void moveElements(Tensor &t, double relative, uint64_t base, const Tensor *scale
     // move away from theirs.)
     const bool cancels =
         std::isfinite(size) && 4.5 * size * std::fabs(relative) >= std::fabs(unmoved);
-    const bool zero = (zeroNearZero == ZeroRule::Always && cancels) || (subnormal && oneOfPair) ||
-                      (zeroNearZero != ZeroRule::Never && zeroNearZero != ZeroRule::Always &&
-                       near && wholeOpZero);
+    const bool zero =
+        (zeroNearZero == ZeroRule::Always && cancels) || (subnormal && oneOfPair) ||
+        ((zeroNearZero == ZeroRule::OneOfPair || zeroNearZero == ZeroRule::OneOfPairOrUnmoved) &&
+         near && wholeOpZero);
     // A value that does not move keeps its sign (-0 + 0 would be +0).
     t.setFloat(i, zero ? std::copysign(0.0, v) : move == 0 ? v : up ? v + move : v - move);
     // An approximated function's f32 result that underflows to 0 here may
