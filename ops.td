@@ -223,9 +223,9 @@ def MulOp : Binary<"mul", "a * b.", Promote, "($0 * $1)", "a * b", "ref::wrapMul
 def DivOp : Binary<"div", "True division a / b; integer operands give f32.", PromoteFloat, "($0 / $1)", "a / b">;
 def PowOp : Binary<"pow", "a raised to the power b.", Promote, "pow($0, $1)", "std::pow(a, b)",
   "ref::ipow(a, b)", "fuserc_ipow($0, $1)">;
-def MaximumOp : Binary<"maximum", "Elementwise maximum; NaN propagates.", Promote,
+def MaximumOp : Binary<"maximum", "Elementwise maximum; NaN propagates, -0 orders below +0.", Promote,
   "fuserc_maximum($0, $1)", "ref::maximum(a, b)", "std::max(a, b)", "max($0, $1)">;
-def MinimumOp : Binary<"minimum", "Elementwise minimum; NaN propagates.", Promote,
+def MinimumOp : Binary<"minimum", "Elementwise minimum; NaN propagates, -0 orders below +0.", Promote,
   "fuserc_minimum($0, $1)", "ref::minimum(a, b)", "std::min(a, b)", "min($0, $1)">;
 def FmodOp : Binary<"fmod", "Remainder with the sign of a (C fmod); integer division by zero gives 0.", Promote,
   "fmod($0, $1)", "std::fmod(a, b)", "ref::ifmod(a, b)", "fuserc_ifmod($0, $1)">;
@@ -294,8 +294,8 @@ def SumOp : Reduction<"sum", "Sum over `axes`; `dtype` sets the accumulate and r
   let attrs = [Req<"axes", AxisListAttr>, Opt<"keepdim", BoolAttr, "false">, Opt<"dtype", DTypeAttr>];
 }
 def ProdOp : Reduction<"prod", "Product over `axes`.", ReduceRule, "ref::reduceProd(values)">;
-def MaxOp : Reduction<"max", "Maximum over `axes`; NaN propagates.", ReduceKeep, "ref::reduceMax(values)">;
-def MinOp : Reduction<"min", "Minimum over `axes`; NaN propagates.", ReduceKeep, "ref::reduceMin(values)">;
+def MaxOp : Reduction<"max", "Maximum over `axes`; NaN propagates, -0 orders below +0.", ReduceKeep, "ref::reduceMax(values)">;
+def MinOp : Reduction<"min", "Minimum over `axes`; NaN propagates, -0 orders below +0.", ReduceKeep, "ref::reduceMin(values)">;
 def MeanOp : Reduction<"mean", "Mean over `axes`; `dtype` sets the accumulate and result type.", ReduceFloat,
                        "ref::reduceSum(values) / double(values.size())"> {
   let attrs = [Req<"axes", AxisListAttr>, Opt<"keepdim", BoolAttr, "false">, Opt<"dtype", DTypeAttr>];

@@ -258,6 +258,8 @@ BINDINGS["fuzz_found.cached_row_gather_softmax"] = [{"K": 11, "M": 3, "R": 2}, {
                                                     {"K": 3, "M": 5, "R": 33}, {"K": 7, "M": 4099, "R": 3}]
 INT_RANGES["fuzz_found.cached_row_gather_softmax"] = {"i": ("0", "K")}
 BINDINGS["fuzz_found.lerp_weight_one"] = [{"N": 1}, {"N": 7}, {"N": 4099}]
+BINDINGS["fuzz_found.signed_zeros_of_extremes"] = [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 33, "N": 4099},
+                                                   {"M": 1001, "N": 65}]
 
 # indexing_pointwise.fus: the indexing fusions, for the pointwise generator.
 for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):

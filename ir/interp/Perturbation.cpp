@@ -297,12 +297,20 @@ void tieNearComparisons(Tensor &t, const Op &op, std::span<const Tensor *const> 
       const bool half = plains[k] && (dtype == DType::F16 || dtype == DType::BF16);
       return std::max(uncertainty(v, plains[k], i), half ? halfUlp(v.getFloat(i), dtype) : 0.0);
     };
-    const double moves = operandUncertainty(0, a, ia) + operandUncertainty(1, b, ib);
-    if (!std::isfinite(x) || !std::isfinite(y) || (x == y && moves == 0))
-      return;
-    const double reach = std::max(3 * relative * std::max(std::fabs(x), std::fabs(y)), 2 * moves);
-    if (std::fabs(x - y) > reach)
-      return;
+    // An operand NaN here but not without the moves carries no digits (a
+    // tangent of an argument its moves took a radian: seed 61052): its order
+    // is unknown, where a NaN would make every draw's comparison false.
+    auto noDigits = [&](size_t k, double v, size_t i) {
+      return std::isnan(v) && plains[k] && !std::isnan(plains[k]->getFloat(i));
+    };
+    if (!noDigits(0, x, ia) && !noDigits(1, y, ib)) {
+      const double moves = operandUncertainty(0, a, ia) + operandUncertainty(1, b, ib);
+      if (!std::isfinite(x) || !std::isfinite(y) || (x == y && moves == 0))
+        return;
+      const double reach = std::max(3 * relative * std::max(std::fabs(x), std::fabs(y)), 2 * moves);
+      if (std::fabs(x - y) > reach)
+        return;
+    }
     // Each order in one of the three draws: equal in one of the pair, x < y
     // in the other, x > y in the independent draw (the kernel's order may
     // be any, and the draws' own orders may all agree: seed 55260).

@@ -95,15 +95,20 @@ inline double gelu(double a, const std::string &approximate) {
   return 0.5 * a * std::erfc(-a / std::numbers::sqrt2);
 }
 
-// Unlike std::max / fmax, a NaN operand gives NaN (torch.maximum).
+// Unlike std::max / fmax, a NaN operand gives NaN (torch.maximum); -0
+// orders below +0 (IEEE 754-2019), so the operands' order never matters.
 inline double maximum(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::numeric_limits<double>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? b : a;
   return a > b ? a : b;
 }
 inline double minimum(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::numeric_limits<double>::quiet_NaN();
+  if (a == b)
+    return std::signbit(a) ? a : b;
   return a < b ? a : b;
 }
 
@@ -169,7 +174,9 @@ template <bool WantMax, typename T> T reduceExtreme(std::span<const T> values) {
       if (std::isnan(v))
         return v;
     }
-    if (WantMax ? v > acc : v < acc)
+    if constexpr (std::is_floating_point_v<T>)
+      acc = WantMax ? maximum(acc, v) : minimum(acc, v);
+    else if (WantMax ? v > acc : v < acc)
       acc = v;
   }
   return acc;

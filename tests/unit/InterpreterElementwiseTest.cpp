@@ -203,6 +203,17 @@ TEST(InterpreterElementwise, FloatRemainderFollowsTheDivisorSign) {
             (std::vector<double>{-1.5, 1.5}));
 }
 
+// IEEE 754-2019 minimum / maximum: -0 below +0, whichever operand it is, as
+// the kernels' max.NaN / min.NaN (seed 61721).
+TEST(InterpreterElementwise, MaximumAndMinimumOrderNegativeZeroBelowPositiveZero) {
+  Tensor a = floats(DType::F32, {2}, {-0.0, 0.0});
+  Tensor b = floats(DType::F32, {2}, {0.0, -0.0});
+  for (double v : floatValues(runOp(OpKind::Maximum, {a, b}, DType::F32, {2})))
+    EXPECT_FALSE(std::signbit(v));
+  for (double v : floatValues(runOp(OpKind::Minimum, {a, b}, DType::F32, {2})))
+    EXPECT_TRUE(std::signbit(v));
+}
+
 TEST(InterpreterElementwise, NaNPropagatesThroughMaximumReluAndClamp) {
   Tensor a = floats(DType::F32, {3}, {1, kNaN, 3});
   Tensor b = floats(DType::F32, {3}, {kNaN, 2, 2});

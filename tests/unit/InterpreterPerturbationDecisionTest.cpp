@@ -253,6 +253,24 @@ TEST(InterpreterPerturbation, AComparisonWithinItsUncertaintyTakesEachOrderInThe
   EXPECT_EQ(got[2], 1);
 }
 
+TEST(InterpreterPerturbation, AComparisonOfAValueWithoutDigitsTakesEachOrder) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{1});
+  // tan of 6e6, which the draws move by radians: NaN in every draw (no
+  // digits). lt(NaN, 0) would be false in each, as here, where a kernel's
+  // tangent is as likely negative (seed 61052); the draws take each order.
+  Value *t =
+      b.op(OpKind::Tan, {b.op(OpKind::Add, {x, x}, DType::F32, Shape{1})}, DType::F32, Shape{1});
+  b.output(b.op(OpKind::Lt, {t, b.floatLiteral(0.0)}, DType::Bool, Shape{1}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {1}, {3.0e6})}};
+  std::vector<int64_t> got;
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 5)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    got.push_back(intValues(r.outputs[0])[0]);
+  }
+  EXPECT_NE(got[0], got[1]);
+}
+
 TEST(InterpreterPerturbation, ASumOfStepsADrawFlippedKeepsTheFlip) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F32, Shape{4});

@@ -123,3 +123,13 @@ TEST(InterpreterReduction, F16ReductionRoundsOnlyAtTheOutput) {
   EXPECT_EQ(out.dtype(), DType::F16);
   EXPECT_EQ(floatValues(out), (std::vector<double>{2050}));
 }
+
+// Max and min over zeros of both signs: +0 and -0 in any order of the
+// values (-0 orders below +0), as a kernel's reduction tree gives them.
+TEST(InterpreterReduction, MaxAndMinOverSignedZerosDoNotDependOnTheirOrder) {
+  Tensor zeros = floats(DType::F64, {2, 3}, {-0.0, 0.0, -0.0, 0.0, -0.0, -0.0});
+  for (double v : floatValues(runOp(OpKind::Max, {zeros}, DType::F64, {2}, axes({1}))))
+    EXPECT_FALSE(std::signbit(v));
+  for (double v : floatValues(runOp(OpKind::Min, {zeros}, DType::F64, {2}, axes({1}))))
+    EXPECT_TRUE(std::signbit(v));
+}

@@ -143,15 +143,32 @@ __device__ __forceinline__ long long fuserc_to_i64(float v) {
 // A template, so that an array element (an lvalue) gives its value type.
 template <typename T> __device__ __forceinline__ T fuserc_bitwise_not(T v) { return v ^ T(-1); }
 
-// Floating-point helpers of ops.td (NaN propagates like torch.maximum).
-template <typename T> __device__ __forceinline__ T fuserc_maximum(T a, T b) {
-  return (fuserc_isnan(a) || fuserc_isnan(b)) ? a + b : (a > b ? a : b);
+// maximum and minimum of ops.td: NaN propagates (torch.maximum), and -0
+// orders below +0 (IEEE 754-2019), so that the result does not depend on
+// the operands' order: a reduction's tree and the reference's loop agree.
+template <typename T> __device__ __forceinline__ T fuserc_maximum(T a, T b) { return a > b ? a : b; }
+template <typename T> __device__ __forceinline__ T fuserc_minimum(T a, T b) { return a < b ? a : b; }
+// Of equal operands (zeros of either sign, or the same value), the one with
+// the sign bit clear (maximum) or set (minimum).
+__device__ __forceinline__ double fuserc_max_of_equal(double a, double b) {
+  return __longlong_as_double(__double_as_longlong(a) & __double_as_longlong(b));
 }
-template <typename T> __device__ __forceinline__ T fuserc_minimum(T a, T b) {
-  return (fuserc_isnan(a) || fuserc_isnan(b)) ? a + b : (a < b ? a : b);
+__device__ __forceinline__ double fuserc_min_of_equal(double a, double b) {
+  return __longlong_as_double(__double_as_longlong(a) | __double_as_longlong(b));
+}
+template <> __device__ __forceinline__ double fuserc_maximum(double a, double b) {
+  return (fuserc_isnan(a) || fuserc_isnan(b)) ? a + b
+         : a != b                             ? (a > b ? a : b)
+                                              : fuserc_max_of_equal(a, b);
+}
+template <> __device__ __forceinline__ double fuserc_minimum(double a, double b) {
+  return (fuserc_isnan(a) || fuserc_isnan(b)) ? a + b
+         : a != b                             ? (a < b ? a : b)
+                                              : fuserc_min_of_equal(a, b);
 }
 #if __CUDA_ARCH__ >= 800
-// One instruction on sm_80 and later (max.NaN / min.NaN).
+// One instruction (sm_80 and later, all fuserc targets): max.NaN / min.NaN
+// order -0 below +0.
 template <> __device__ __forceinline__ float fuserc_maximum(float a, float b) {
   float r;
   asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
