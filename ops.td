@@ -169,8 +169,8 @@ class Binary<string n, string s, DTypeRule r, string cu, string c, string ci = "
 }
 
 // Unary ops --------------------------------------------------------------
-def NegOp : Unary<"neg", "Negation.", Promote, "-$0", "-a", "ref::wrapNeg(a)", "-$0">;
-def AbsOp : Unary<"abs", "Absolute value.", Promote, "fabs($0)", "std::fabs(a)", "ref::wrapAbs(a)", "($0 < 0 ? -$0 : $0)">;
+def NegOp : Unary<"neg", "Negation.", Promote, "-$0", "-a", "ref::wrapNeg(a)", "fuserc_wrap_neg($0)">;
+def AbsOp : Unary<"abs", "Absolute value.", Promote, "fabs($0)", "std::fabs(a)", "ref::wrapAbs(a)", "fuserc_wrap_abs($0)">;
 def ExpOp : FloatUnary<"exp", "e raised to the power x; in f32 as 2^(x log2 e) on the multifunction unit, like CUDA's __expf and torch.compile (at most 2 + floor(1.173 abs(x)) ulp off; sigmoid and silu use it too).", "fuserc_exp($0)", "std::exp(a)">;
 def Exp2Op : FloatUnary<"exp2", "2 raised to the power x.", "exp2($0)", "std::exp2(a)">;
 def Expm1Op : FloatUnary<"expm1", "exp(x) - 1, accurate near zero.", "expm1($0)", "std::expm1(a)">;
@@ -217,9 +217,9 @@ def IsfiniteOp : Unary<"isfinite", "True where x is neither infinite nor NaN.", 
   "isfinite($0)", "std::isfinite(a)", "1", "true">;
 
 // Binary ops -------------------------------------------------------------
-def AddOp : Binary<"add", "a + b.", Promote, "($0 + $1)", "a + b", "ref::wrapAdd(a, b)", "($0 + $1)">;
-def SubOp : Binary<"sub", "a - b.", Promote, "($0 - $1)", "a - b", "ref::wrapSub(a, b)", "($0 - $1)">;
-def MulOp : Binary<"mul", "a * b.", Promote, "($0 * $1)", "a * b", "ref::wrapMul(a, b)", "($0 * $1)">;
+def AddOp : Binary<"add", "a + b.", Promote, "($0 + $1)", "a + b", "ref::wrapAdd(a, b)", "fuserc_wrap_add($0, $1)">;
+def SubOp : Binary<"sub", "a - b.", Promote, "($0 - $1)", "a - b", "ref::wrapSub(a, b)", "fuserc_wrap_sub($0, $1)">;
+def MulOp : Binary<"mul", "a * b.", Promote, "($0 * $1)", "a * b", "ref::wrapMul(a, b)", "fuserc_wrap_mul($0, $1)">;
 def DivOp : Binary<"div", "True division a / b; integer operands give f32.", PromoteFloat, "($0 / $1)", "a / b">;
 def PowOp : Binary<"pow", "a raised to the power b.", Promote, "pow($0, $1)", "std::pow(a, b)",
   "ref::ipow(a, b)", "fuserc_ipow($0, $1)">;

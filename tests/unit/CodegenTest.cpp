@@ -77,6 +77,29 @@ TEST(PointwiseCodegen, FloatSquaresAndCubesAreProducts) {
   EXPECT_NE(g.source.find("fuserc_ipow("), std::string::npos);
 }
 
+TEST(PointwiseCodegen, IntegerArithmeticWrapsWithoutSignedOverflow) {
+  // A signed overflow in CUDA C++ is undefined: the optimizer folded
+  // sign(p + p) into sign(p) where p + p wrapped (seed 64303). Integer
+  // +, -, *, neg and abs go through the unsigned helpers; floats do not.
+  Generated g = generate("fusion f {\n"
+                         "  input a: i64[N]\n"
+                         "  input b: i32[N]\n"
+                         "  input x: f32[N]\n"
+                         "  s = sign(add(mul(a, a), sub(a, neg(a))))\n"
+                         "  t = abs(add(b, b))\n"
+                         "  y = add(x, x)\n"
+                         "  output s\n"
+                         "  output t\n"
+                         "  output y\n"
+                         "}\n");
+  expectCompiles(g);
+  for (const char *helper : {"fuserc_wrap_add(", "fuserc_wrap_mul(", "fuserc_wrap_sub(",
+                             "fuserc_wrap_neg(", "fuserc_wrap_abs("})
+    EXPECT_NE(g.source.find(helper), std::string::npos) << helper;
+  EXPECT_EQ(g.source.find("fabs("), std::string::npos);
+  EXPECT_NE(g.source.find("float v10 = (v9 + v9);"), std::string::npos) << g.source;
+}
+
 TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
   Generated g = generate(
       "fusion f {\n"

@@ -212,6 +212,37 @@ __device__ __forceinline__ double fuserc_gelu_tanh(double a) {
 }
 
 // Integer helpers of ops.td: wrap-around, division by zero gives 0.
+// Integer +, -, *, negation and abs wrap around (two's complement), as the
+// reference's do: computed unsigned, since a signed overflow is undefined
+// behaviour the optimizer builds on (it folded sign(a + a) into sign(a):
+// seed 64303). The result has the type a + b has.
+template <typename T> struct fuserc_unsigned_of { typedef T type; };
+template <> struct fuserc_unsigned_of<int> { typedef fuserc_u32 type; };
+template <> struct fuserc_unsigned_of<long long> { typedef fuserc_u64 type; };
+template <typename A, typename B> __device__ __forceinline__ auto fuserc_wrap_add(A a, B b) {
+  typedef decltype(a + b) R;
+  typedef typename fuserc_unsigned_of<R>::type U;
+  return R(U(a) + U(b));
+}
+template <typename A, typename B> __device__ __forceinline__ auto fuserc_wrap_sub(A a, B b) {
+  typedef decltype(a - b) R;
+  typedef typename fuserc_unsigned_of<R>::type U;
+  return R(U(a) - U(b));
+}
+template <typename A, typename B> __device__ __forceinline__ auto fuserc_wrap_mul(A a, B b) {
+  typedef decltype(a * b) R;
+  typedef typename fuserc_unsigned_of<R>::type U;
+  return R(U(a) * U(b));
+}
+template <typename T> __device__ __forceinline__ auto fuserc_wrap_neg(T a) {
+  typedef decltype(-a) R;
+  typedef typename fuserc_unsigned_of<R>::type U;
+  return R(U(0) - U(a));
+}
+template <typename T> __device__ __forceinline__ auto fuserc_wrap_abs(T a) {
+  return a < 0 ? fuserc_wrap_neg(a) : decltype(-a)(a);
+}
+
 template <typename T> __device__ __forceinline__ T fuserc_ipow(T base, T exponent) {
   if (exponent < 0)
     return base == 1 ? T(1) : base == T(-1) ? ((exponent % 2 == 0) ? T(1) : T(-1)) : T(0);
