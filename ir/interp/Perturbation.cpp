@@ -439,6 +439,29 @@ void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> op
   });
 }
 
+// acos and asin of a computed value within its uncertainty of a domain
+// edge, +-1: a kernel may round the operand onto the edge, where the result
+// is exact (acos(1) is 0), while the draws, moved off it, give NaN beyond it
+// and values a square root away inside it (acos(cosh(x)) for a small x:
+// seed 66352). One draw of the pair takes the edge's value.
+void tieNearDomainEdges(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                        std::span<const Tensor *const> plains, const InterpreterOptions &options,
+                        uint64_t base) {
+  const Tensor &a = *operands[0];
+  if (!plains[0] || !a.isFloating() || a.numel() != t.numel())
+    return;
+  const double relative = std::fabs(relativeFor(a, options));
+  for (size_t j = 0; j < t.numel(); ++j) {
+    const double x = a.getFloat(j);
+    const double edge = std::copysign(1.0, x);
+    const double reach = std::max(3 * relative, 2 * uncertainty(a, plains[0], j));
+    if (!std::isfinite(x) || x == edge || std::fabs(x - edge) > reach ||
+        !firstOfPair(base, j, options))
+      continue;
+    t.setFloat(j, op.kind() == OpKind::Acos ? std::acos(edge) : std::asin(edge));
+  }
+}
+
 // Elementwise functions and composites kernels approximate (exp, erf,
 // gelu, rms_norm's rsqrt, ...), not the correctly rounded arithmetic of
 // IEEE (add, sub, mul, div, sqrt).
@@ -576,6 +599,8 @@ void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> op
   else if ((op.kind() == OpKind::Sin || op.kind() == OpKind::Cos || op.kind() == OpKind::Tan) &&
            t.isFloating())
     dropPeriodicOfUncertain(t, operands, plains);
+  else if ((op.kind() == OpKind::Acos || op.kind() == OpKind::Asin) && t.isFloating())
+    tieNearDomainEdges(t, op, operands, plains, options, base);
 }
 
 } // namespace fuserc::interp

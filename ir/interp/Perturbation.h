@@ -36,8 +36,9 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
                     const InterpreterOptions &options);
 
 // Where `op` (a step, a comparison, pow, remainder, fmod) decides on operands within their
-// uncertainty of the decision, one of two opposite draws takes each side; a
-// sine, cosine or tangent of an argument uncertain by a radian is NaN.
+// uncertainty of the decision, one of two opposite draws takes each side (acos
+// and asin: near their domain's edge, the edge's value); a sine, cosine or
+// tangent of an argument uncertain by a radian is NaN.
 // `plains[k]` is operand k without moves (nullptr: not computed, no moves):
 // how far the moves took an operand is its uncertainty, which a cancellation
 // upstream makes larger than its own magnitude says.

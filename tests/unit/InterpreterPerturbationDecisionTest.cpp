@@ -271,6 +271,27 @@ TEST(InterpreterPerturbation, AComparisonOfAValueWithoutDigitsTakesEachOrder) {
   EXPECT_NE(got[0], got[1]);
 }
 
+TEST(InterpreterPerturbation, AnArcCosineNearItsDomainsEdgeTakesTheEdgesValueInOneDraw) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{1});
+  // cosh(4e-4) is 1 + 8e-8, an ulp above 1 in f32: acos of it is NaN here,
+  // and logical_not false; a kernel's cosh may round to 1, where acos is 0
+  // and logical_not true (seed 66352). One draw of the pair takes the edge.
+  Value *a =
+      b.op(OpKind::Acos, {b.op(OpKind::Cosh, {x}, DType::F32, Shape{1})}, DType::F32, Shape{1});
+  b.output(b.op(OpKind::LogicalNot, {a}, DType::Bool, Shape{1}));
+  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {1}, {4e-4})}};
+  ASSERT_EQ(intValues(run(b.fusion(), inputs)[0]), (std::vector<int64_t>{0}));
+  for (uint64_t seed : {1, 2, 3}) {
+    std::vector<int64_t> got;
+    for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, seed)) {
+      ASSERT_TRUE(r.ok) << r.error;
+      got.push_back(intValues(r.outputs[0])[0]);
+    }
+    EXPECT_NE(got[0], got[1]) << "seed " << seed;
+  }
+}
+
 TEST(InterpreterPerturbation, ASumOfStepsADrawFlippedKeepsTheFlip) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F32, Shape{4});
