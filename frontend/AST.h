@@ -17,16 +17,29 @@
 
 namespace fuserc::ast {
 
+// An extent expression as written (docs/language.md, "Extents"): an integer,
+// a symbol, `a + b`, `a - b`, `a * b`, `a / b` (exact division), `a % b`,
+// or a call of floordiv, ceildiv, mod, min or max.
+struct ExtentExpr {
+  enum class Kind { Integer, Symbol, Add, Sub, Mul, Div, Mod, Call };
+  Kind kind = Kind::Integer;
+  int64_t value = 0;                // Integer
+  std::string name;                 // Symbol; Call: the function
+  std::vector<ExtentExpr> operands; // Add..Mod: two; Call: the arguments
+  llvm::SMLoc loc;                  // the operator's, or the primary's
+};
+
 // An attribute value as written: `1`, `-2.5`, `true`, `f32`, `M`, `"tanh"`,
-// or a list of these.
+// an extent expression (`C / 32`), or a list of these.
 struct AttrValue {
-  enum class Kind { Integer, Float, Bool, Identifier, String, List };
+  enum class Kind { Integer, Float, Bool, Identifier, String, List, Extent };
   Kind kind = Kind::Integer;
   int64_t intValue = 0;
   double floatValue = 0;
   bool boolValue = false;
   std::string text; // Identifier, String
   std::vector<AttrValue> items;
+  std::shared_ptr<const ExtentExpr> extent; // Extent
   llvm::SMLoc loc;
 };
 
@@ -50,8 +63,9 @@ struct Expr {
 };
 
 struct Dim {
-  std::optional<int64_t> value; // static extent
-  std::string symbol;           // symbolic extent
+  std::optional<int64_t> value;   // static extent
+  std::string symbol;             // symbolic extent
+  std::optional<ExtentExpr> expr; // an expression of extents (`32*G`)
   llvm::SMLoc loc;
 };
 

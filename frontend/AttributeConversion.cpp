@@ -1,6 +1,8 @@
 // Attribute value conversion and checking (see AttributeConversion.h).
 #include "frontend/AttributeConversion.h"
 
+#include "frontend/ExtentExpressions.h"
+
 namespace fuserc {
 namespace {
 
@@ -24,6 +26,8 @@ std::string describe(const ast::AttrValue &v) {
     return "string \"" + v.text + "\"";
   case Kind::List:
     return "a list";
+  case Kind::Extent:
+    return "an extent expression";
   }
   return "a value";
 }
@@ -118,7 +122,13 @@ private:
       }
       return Extent::symbol(v.text);
     }
-    mismatch(v, "an extent (an integer or a symbol)");
+    if (v.kind == Kind::Extent) {
+      std::variant<Extent, ExtentExprError> e = extentOf(*v.extent, &symbols_);
+      if (auto *error = std::get_if<ExtentExprError>(&e))
+        fail(where() + ": " + error->message, error->loc);
+      return std::get<Extent>(e);
+    }
+    mismatch(v, "an extent (an integer, a symbol or an expression of them)");
   }
 
   template <class T, class F>

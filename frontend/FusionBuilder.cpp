@@ -1,6 +1,8 @@
 // Semantic analysis of parsed fusions (see FusionBuilder.h).
 #include "frontend/FusionBuilder.h"
 
+#include "frontend/ExtentExpressions.h"
+
 #include "frontend/AttributeConversion.h"
 #include "frontend/Parser.h"
 #include "frontend/Suggestions.h"
@@ -75,9 +77,12 @@ private:
       firstDefinition_.try_emplace(a.name, a.loc);
     for (const ast::InputDecl &in : ast_.inputs)
       if (in.dims)
-        for (const ast::Dim &d : *in.dims)
+        for (const ast::Dim &d : *in.dims) {
           if (!d.symbol.empty())
             symbols_.insert(d.symbol);
+          if (d.expr)
+            collectExtentSymbols(*d.expr, symbols_);
+        }
   }
 
   bool bindName(const std::string &name, llvm::SMLoc loc, Value *value) {
@@ -119,6 +124,17 @@ private:
                                  "' is larger than " + std::to_string(limits::kMaxElements) +
                                  " (2^60)");
           ok = false;
+        }
+        if (d.expr) {
+          std::variant<Extent, ExtentExprError> e = extentOf(*d.expr, nullptr);
+          if (auto *error = std::get_if<ExtentExprError>(&e)) {
+            diag_.error(error->loc, error->message);
+            ok = false;
+            shape.push_back(Extent(1));
+          } else {
+            shape.push_back(std::get<Extent>(e));
+          }
+          continue;
         }
         shape.push_back(d.value ? Extent(*d.value) : Extent::symbol(d.symbol));
       }

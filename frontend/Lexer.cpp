@@ -39,6 +39,14 @@ std::string_view tokenKindName(TokenKind kind) {
     return "'='";
   case TokenKind::Minus:
     return "'-'";
+  case TokenKind::Plus:
+    return "'+'";
+  case TokenKind::Star:
+    return "'*'";
+  case TokenKind::Slash:
+    return "'/'";
+  case TokenKind::Percent:
+    return "'%'";
   case TokenKind::EndOfFile:
     return "end of input";
   case TokenKind::Error:
@@ -114,6 +122,14 @@ Token Lexer::next() {
     return make(TokenKind::Equal, begin);
   case '-':
     return make(TokenKind::Minus, begin);
+  case '+':
+    return make(TokenKind::Plus, begin);
+  case '*':
+    return make(TokenKind::Star, begin);
+  case '/':
+    return make(TokenKind::Slash, begin);
+  case '%':
+    return make(TokenKind::Percent, begin);
   default:
     break;
   }

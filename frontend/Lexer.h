@@ -29,6 +29,10 @@ enum class TokenKind {
   Colon,
   Equal,
   Minus,
+  Plus, // extent expressions: + * / %
+  Star,
+  Slash,
+  Percent,
   EndOfFile,
   Error, // text is the message
 };

@@ -59,6 +59,14 @@ public:
     return e;
   }
 
+  ast::ExtentExpr parseWholeExtent() {
+    end_ = "end of the extent";
+    extentOperators_ = 0;
+    ast::ExtentExpr e = parseExtentExpr();
+    expectEnd();
+    return e;
+  }
+
 private:
   void advance() {
     tok_ = lexer_.next();
@@ -190,6 +198,98 @@ private:
     errorExpected(negative ? "a number after '-'" : "a number");
   }
 
+  // An extent expression: sums and differences of products, quotients and
+  // remainders of integers, symbols, parenthesized expressions and calls of
+  // floordiv, ceildiv, mod, min and max.
+  ast::ExtentExpr parseExtentExpr() {
+    NestingGuard nested(*this, tok_.loc, "extent expressions");
+    ast::ExtentExpr lhs = parseExtentTerm();
+    while (tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus)) {
+      ast::ExtentExpr e;
+      e.kind = tok_.is(TokenKind::Plus) ? ast::ExtentExpr::Kind::Add : ast::ExtentExpr::Kind::Sub;
+      e.loc = tok_.loc;
+      countExtentOperator(e.loc);
+      advance();
+      e.operands.push_back(std::move(lhs));
+      e.operands.push_back(parseExtentTerm());
+      lhs = std::move(e);
+    }
+    return lhs;
+  }
+
+  ast::ExtentExpr parseExtentTerm() {
+    ast::ExtentExpr lhs = parseExtentPrimary();
+    return continueExtentTerm(std::move(lhs));
+  }
+
+  // The rest of a product whose first factor is parsed.
+  ast::ExtentExpr continueExtentTerm(ast::ExtentExpr lhs) {
+    while (tok_.is(TokenKind::Star) || tok_.is(TokenKind::Slash) || tok_.is(TokenKind::Percent)) {
+      ast::ExtentExpr e;
+      e.kind = tok_.is(TokenKind::Star)    ? ast::ExtentExpr::Kind::Mul
+               : tok_.is(TokenKind::Slash) ? ast::ExtentExpr::Kind::Div
+                                           : ast::ExtentExpr::Kind::Mod;
+      e.loc = tok_.loc;
+      countExtentOperator(e.loc);
+      advance();
+      e.operands.push_back(std::move(lhs));
+      e.operands.push_back(parseExtentPrimary());
+      lhs = std::move(e);
+    }
+    return lhs;
+  }
+
+  ast::ExtentExpr parseExtentPrimary() {
+    ast::ExtentExpr e;
+    e.loc = tok_.loc;
+    if (tok_.is(TokenKind::Integer)) {
+      e.value = integerValue(tok_, false);
+      advance();
+      return e;
+    }
+    if (tok_.is(TokenKind::LParen)) {
+      advance();
+      e = parseExtentExpr();
+      expect(TokenKind::RParen, "')' closing the extent expression");
+      return e;
+    }
+    if (!tok_.is(TokenKind::Identifier) || nonFiniteLiteral(tok_.spelling))
+      errorExpected("an extent (an integer, a symbol or an expression of them)");
+    e.name = tok_.spelling.str();
+    advance();
+    if (!tok_.is(TokenKind::LParen)) {
+      e.kind = ast::ExtentExpr::Kind::Symbol;
+      return e;
+    }
+    e.kind = ast::ExtentExpr::Kind::Call;
+    countExtentOperator(e.loc);
+    NestingGuard nested(*this, e.loc, "extent expressions");
+    Token open = tok_;
+    advance();
+    while (!tok_.is(TokenKind::RParen)) {
+      if (!e.operands.empty())
+        expect(TokenKind::Comma, "',' or ')' in the call", &open);
+      e.operands.push_back(parseExtentExpr());
+    }
+    advance();
+    return e;
+  }
+
+  // One more operator or call in the extent expression being parsed: at most
+  // kMaxNesting of them, which bounds the depth of the expression's tree.
+  void countExtentOperator(llvm::SMLoc at) {
+    if (++extentOperators_ > limits::kMaxNesting) {
+      diag_.error(at, "an extent expression with more than " + std::to_string(limits::kMaxNesting) +
+                          " operators");
+      throw SyntaxError{};
+    }
+  }
+
+  bool atExtentOperator() const {
+    return tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus) || tok_.is(TokenKind::Star) ||
+           tok_.is(TokenKind::Slash) || tok_.is(TokenKind::Percent);
+  }
+
   ast::Fusion parseFusion() {
     if (!tok_.isIdentifier("fusion"))
       errorExpected("'fusion'");
@@ -257,10 +357,7 @@ private:
           expect(TokenKind::Comma, "',' or ']' in the shape", &open);
         ast::Dim d;
         d.loc = tok_.loc;
-        if (tok_.is(TokenKind::Identifier) && !atNumber()) {
-          llvm::SMLoc loc;
-          d.symbol = expectName("a symbolic extent", &loc);
-        } else if (atNumber()) {
+        if (atNumber() && !tok_.is(TokenKind::Integer)) {
           llvm::SMLoc loc;
           Number n = parseNumber(&loc);
           if (!n.isInteger) {
@@ -269,7 +366,17 @@ private:
           }
           d.value = n.intValue;
         } else {
-          errorExpected("an extent (an integer or a symbol)");
+          extentOperators_ = 0;
+          ast::ExtentExpr e = parseExtentExpr();
+          if (e.kind == ast::ExtentExpr::Kind::Integer)
+            d.value = e.value;
+          else if (e.kind == ast::ExtentExpr::Kind::Symbol && !isKeyword(e.name))
+            d.symbol = e.name;
+          else if (e.kind == ast::ExtentExpr::Kind::Symbol)
+            diag_.error(e.loc,
+                        "'" + e.name + "' is a keyword and cannot be used as a symbolic extent");
+          else
+            d.expr = std::move(e);
         }
         dims.push_back(std::move(d));
       }
@@ -378,6 +485,42 @@ private:
   ast::AttrValue parseAttrValue() {
     ast::AttrValue v;
     v.loc = tok_.loc;
+    // An extent expression: `(`, or an integer or a name an operator follows.
+    if (tok_.is(TokenKind::LParen) || tok_.is(TokenKind::Integer) ||
+        (tok_.is(TokenKind::Identifier) && !nonFiniteLiteral(tok_.spelling))) {
+      Token first = tok_;
+      extentOperators_ = 0;
+      ast::ExtentExpr e = parseExtentPrimary();
+      if (first.is(TokenKind::LParen) || e.kind == ast::ExtentExpr::Kind::Call ||
+          atExtentOperator()) {
+        e = continueExtentTerm(std::move(e));
+        while (tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus)) {
+          ast::ExtentExpr sum;
+          sum.kind =
+              tok_.is(TokenKind::Plus) ? ast::ExtentExpr::Kind::Add : ast::ExtentExpr::Kind::Sub;
+          sum.loc = tok_.loc;
+          countExtentOperator(sum.loc);
+          advance();
+          sum.operands.push_back(std::move(e));
+          sum.operands.push_back(parseExtentTerm());
+          e = std::move(sum);
+        }
+        v.kind = ast::AttrValue::Kind::Extent;
+        v.extent = std::make_shared<const ast::ExtentExpr>(std::move(e));
+        return v;
+      }
+      if (e.kind == ast::ExtentExpr::Kind::Integer) {
+        v.kind = ast::AttrValue::Kind::Integer;
+        v.intValue = e.value;
+      } else if (e.name == "true" || e.name == "false") {
+        v.kind = ast::AttrValue::Kind::Bool;
+        v.boolValue = e.name == "true";
+      } else {
+        v.kind = ast::AttrValue::Kind::Identifier;
+        v.text = e.name;
+      }
+      return v;
+    }
     if (atNumber()) {
       llvm::SMLoc loc;
       Number n = parseNumber(&loc);
@@ -387,16 +530,6 @@ private:
       return v;
     }
     switch (tok_.kind) {
-    case TokenKind::Identifier:
-      if (tok_.spelling == "true" || tok_.spelling == "false") {
-        v.kind = ast::AttrValue::Kind::Bool;
-        v.boolValue = tok_.spelling == "true";
-      } else {
-        v.kind = ast::AttrValue::Kind::Identifier;
-        v.text = tok_.spelling.str();
-      }
-      advance();
-      return v;
     case TokenKind::String:
       v.kind = ast::AttrValue::Kind::String;
       v.text = tok_.value;
@@ -425,6 +558,7 @@ private:
   Token tok_;
   std::string end_ = "end of input"; // what EndOfFile means to the user
   size_t nesting_ = 0;               // open op calls and lists
+  size_t extentOperators_ = 0;       // in the extent expression being parsed
 };
 
 template <class F> auto guarded(F &&f) -> std::optional<decltype(f())> {
@@ -448,6 +582,10 @@ std::optional<ast::Assignment> parseAssignmentText(llvm::StringRef text, Diagnos
 
 std::optional<ast::Expr> parseExprText(llvm::StringRef text, DiagnosticEngine &diag) {
   return guarded([&] { return Parser(text, diag).parseWholeExpr(); });
+}
+
+std::optional<ast::ExtentExpr> parseExtentText(llvm::StringRef text, DiagnosticEngine &diag) {
+  return guarded([&] { return Parser(text, diag).parseWholeExtent(); });
 }
 
 } // namespace fuserc

@@ -35,6 +35,10 @@ std::optional<ast::Assignment> parseAssignmentText(llvm::StringRef text, Diagnos
 // Parses an expression (a YAML `args` entry) spanning all of `text`.
 std::optional<ast::Expr> parseExprText(llvm::StringRef text, DiagnosticEngine &diag);
 
+// Parses an extent expression (a YAML shape entry such as `32*G`) spanning
+// all of `text`.
+std::optional<ast::ExtentExpr> parseExtentText(llvm::StringRef text, DiagnosticEngine &diag);
+
 // Words with a meaning in the text form; they cannot name values.
 bool isKeyword(llvm::StringRef word);
 

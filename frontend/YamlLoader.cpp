@@ -388,8 +388,10 @@ private:
         dim.loc = locOf(d);
         if (std::optional<Number> n = number(d); n && n->isInteger)
           dim.value = n->intValue;
+        else if (isExtentExpressionText(d, /*quotedToo=*/true))
+          dim.expr = extentExpression(d);
         else
-          dim.symbol = name(d, "an extent (an integer or a symbol)");
+          dim.symbol = name(d, "an extent (an integer, a symbol or an expression of them)");
         dims.push_back(std::move(dim));
       }
       in.dims = std::move(dims);
@@ -499,6 +501,30 @@ private:
     return a;
   }
 
+  // A scalar such as `32*G` or `C / 32`: an operator or parenthesis among
+  // names and digits. Quoted, it is one only where an extent is expected
+  // (`quotedToo`): as an attribute value it is a string.
+  static bool isExtentExpressionText(const YAML::Node &node, bool quotedToo = false) {
+    if (!node.IsScalar() || (node.Tag() == "!" && !quotedToo))
+      return false;
+    const std::string &s = node.Scalar();
+    bool anOperator = false;
+    for (char c : s) {
+      if (std::strchr("+-*/%(", c))
+        anOperator = true;
+      else if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr("_ ,)", c))
+        return false;
+    }
+    return anOperator;
+  }
+
+  ast::ExtentExpr extentExpression(const YAML::Node &node) {
+    std::optional<ast::ExtentExpr> e = parseExtentText(statementText(node), diag_);
+    if (!e)
+      throw LoadError{};
+    return std::move(*e);
+  }
+
   ast::AttrValue attrValue(const YAML::Node &node) {
     ast::AttrValue v;
     v.loc = locOf(node);
@@ -521,6 +547,9 @@ private:
     } else if (node.Tag() != "!" && isIdentifierText(s)) {
       v.kind = ast::AttrValue::Kind::Identifier;
       v.text = s;
+    } else if (isExtentExpressionText(node)) {
+      v.kind = ast::AttrValue::Kind::Extent;
+      v.extent = std::make_shared<const ast::ExtentExpr>(extentExpression(node));
     } else {
       v.kind = ast::AttrValue::Kind::String;
       v.text = s;

@@ -426,6 +426,17 @@ std::optional<int64_t> Extent::evaluate(const SymbolBindings &bindings) const {
   return sum;
 }
 
+std::optional<std::pair<int64_t, Extent>> Extent::linearIn(const std::string &symbol) const {
+  const Extent rest = substitute({{symbol, 0}});
+  const std::optional<int64_t> a = (substitute({{symbol, 1}}) - rest).constant();
+  if (!a || *a <= 0 || *this != Extent(*a) * Extent::symbol(symbol) + rest)
+    return std::nullopt;
+  const std::vector<std::string> left = rest.symbols();
+  if (std::find(left.begin(), left.end(), symbol) != left.end())
+    return std::nullopt;
+  return std::make_pair(*a, rest);
+}
+
 Extent Extent::substitute(const SymbolBindings &bindings) const {
   // Rebuild through the algebra so that newly constant parts fold and divisions re-simplify.
   Extent sum;

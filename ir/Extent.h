@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fuserc {
@@ -72,6 +73,9 @@ public:
   std::optional<int64_t> evaluate(const SymbolBindings &bindings) const;
   // The expression with bound symbols replaced by their values.
   Extent substitute(const SymbolBindings &bindings) const;
+  // {a, rest} where the expression is a*symbol + rest, a a positive constant
+  // and `rest` free of the symbol (how `32*G` binds G); nullopt otherwise.
+  std::optional<std::pair<int64_t, Extent>> linearIn(const std::string &symbol) const;
 
   // ExtentProblem bits of this extent and of everything it was computed from.
   uint8_t problems() const { return poly_->problems; }

@@ -22,6 +22,29 @@ std::vector<std::string> shapeSymbols(const Extent &extent) {
   return out;
 }
 
+// The symbols of `extent` no entry of `bound` binds.
+std::vector<std::string> unboundSymbols(const Extent &extent,
+                                        const std::map<std::string, SymbolSource> &bound) {
+  std::vector<std::string> out;
+  for (const std::string &s : shapeSymbols(extent))
+    if (!bound.count(s))
+      out.push_back(s);
+  return out;
+}
+
+// How dim `d` of `input` binds a symbol: where its extent is `a*S + rest`
+// for one unbound symbol S and `rest` of bound symbols only.
+std::optional<SymbolSource> solvedSource(const Value &input, size_t d,
+                                         const std::map<std::string, SymbolSource> &bound) {
+  const std::vector<std::string> unbound = unboundSymbols(input.shape()[d], bound);
+  if (unbound.size() != 1)
+    return std::nullopt;
+  const auto linear = input.shape()[d].linearIn(unbound.front());
+  if (!linear)
+    return std::nullopt;
+  return SymbolSource{input.name(), d, linear->first, linear->second};
+}
+
 } // namespace
 
 FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusion,
@@ -48,7 +71,22 @@ FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusi
     m.tensorInputs.push_back(v);
     for (size_t d = 0; d < v->rank(); ++d)
       if (auto symbol = v->shape()[d].symbolName(); symbol && !m.symbols.count(*symbol))
-        m.symbols[*symbol] = SymbolSource{v->name(), d};
+        m.symbols[*symbol] = SymbolSource{v->name(), d, 1, std::nullopt};
+  }
+
+  // Symbols only extent expressions name (`32*G`): solved from the first
+  // dim, in argument order, linear in that one unbound symbol, repeated
+  // while that binds more.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const Value *v : m.tensorInputs)
+      for (size_t d = 0; d < v->rank() && !progress; ++d)
+        if (std::optional<SymbolSource> source = solvedSource(*v, d, m.symbols)) {
+          const std::string symbol = unboundSymbols(v->shape()[d], m.symbols).front();
+          m.symbols[symbol] = *source;
+          m.solvedSymbols.push_back(symbol);
+          progress = true;
+        }
   }
 
   std::set<std::string> outputNames;

@@ -16,6 +16,7 @@
 #include "schedulers/KernelPlan.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,10 +46,14 @@ std::string runtimeImplementation(const std::string &prefix,
 const std::vector<std::string> &runtimeIdentifiers();
 
 // Where a symbolic extent gets its value: the first dim of a tensor input
-// (in argument order) that is exactly the symbol.
+// (in argument order) that is exactly the symbol; else the first whose
+// extent is `coefficient*symbol + rest`, with every symbol of `rest` bound
+// before it (an input declared `[N, 32*G]` binds G as extent / 32).
 struct SymbolSource {
   std::string input;
   size_t dim = 0;
+  int64_t coefficient = 1;
+  std::optional<Extent> rest; // set when the symbol is solved for
 };
 
 // What the header needs to know about one fusion, checked once.
@@ -59,6 +64,7 @@ struct FusionModel {
   const FusionCode *code = nullptr; // null when the fusion has no kernels
   std::vector<const Value *> tensorInputs;
   std::map<std::string, SymbolSource> symbols; // every symbol the header evaluates
+  std::vector<std::string> solvedSymbols;      // those solved for, in binding order
   // Outputs whose name is also an input's (views of it): they get no
   // `stride_<name>_<d>` variables, which would clash with the input's.
 };

@@ -5,6 +5,8 @@
 // NAME_F_workspace_bytes evaluates the workspace size.
 #include "packaging/HeaderParts.h"
 
+#include <algorithm>
+
 #include <set>
 #include <utility>
 
@@ -230,6 +232,18 @@ std::string bindInputs(const FusionModel &m) {
         deferred += check(checkedBoundExtent(e, "b->"), e.str(), "");
       }
     }
+  }
+  // Symbols only expressions name, solved in the order they bind
+  // (`32*G`: G = extent / 32, a whole number), before the checks that use them.
+  for (const std::string &s : m.solvedSymbols) {
+    const SymbolSource &source = m.symbols.at(s);
+    const std::string &x = source.input;
+    const Value *input = *std::find_if(m.tensorInputs.begin(), m.tensorInputs.end(),
+                                       [&](const Value *v) { return v->name() == x; });
+    body += "  " + P + "_TRY(" + P + "_solve_extent(\"" + x + "\", in_" + x + ", " +
+            std::to_string(source.dim) + ", " + std::to_string(source.coefficient) + "LL, " +
+            checkedBoundExtent(*source.rest, "b->") + ", \"" + s + "\", \"" +
+            input->shape()[source.dim].str() + "\", &b->sym_" + s + "));\n";
   }
   body += deferred;
   body += sliceChecks(m);

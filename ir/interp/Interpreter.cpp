@@ -51,6 +51,7 @@ public:
   // Checks the extents that are neither constants nor single symbols, once
   // every input has been bound.
   void checkDeferred() {
+    solveDeferred();
     for (const auto &[input, dim, found] : deferred_) {
       const Extent &e = input->shape()[dim];
       const std::optional<int64_t> expected = e.evaluate(symbols_);
@@ -64,6 +65,35 @@ public:
 
 private:
   [[noreturn]] static void fail(std::string message) { throw BindError{std::move(message)}; }
+
+  // Symbols only extent expressions name (`[N, 32*G]`): each bound from the
+  // first deferred extent that is a*S + rest in it alone, as the header does.
+  void solveDeferred() {
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (const auto &[input, dim, found] : deferred_) {
+        const Extent &e = input->shape()[dim];
+        std::vector<std::string> unbound;
+        for (const std::string &s : e.symbols())
+          if (!symbols_.count(s))
+            unbound.push_back(s);
+        if (unbound.size() != 1)
+          continue;
+        const auto linear = e.linearIn(unbound.front());
+        const std::optional<int64_t> rest =
+            linear ? linear->second.evaluate(symbols_) : std::nullopt;
+        if (!rest)
+          continue;
+        if (found < *rest || (found - *rest) % linear->first != 0)
+          fail(inputDim(*input, dim) + ": " + std::to_string(found) + " is not " + e.str() +
+               " for any whole " + unbound.front() + " >= 0");
+        symbols_[unbound.front()] = (found - *rest) / linear->first;
+        origins_[unbound.front()] = inputDim(*input, dim);
+        progress = true;
+        break;
+      }
+    }
+  }
 
   void bindDim(const Value &input, size_t dim, int64_t found) {
     const Extent &e = input.shape()[dim];

@@ -102,6 +102,21 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_extent(
       dim, (long long)t->shape[dim], what, (long long)expected, from);
 }
 
+/* Binds `symbol` from an extent declared `form`, a*symbol + rest (a > 0):
+   the tensor's extent less `rest` must be a multiple of a, 0 or more. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_solve_extent(
+    const char *arg, const DLTensor *t, int dim, int64_t a, int64_t rest, const char *symbol,
+    const char *form, int64_t *value) {
+  int64_t n = t->shape[dim];
+  if (rest != FUSERC_OVERFLOW && n >= rest && (n - rest) % a == 0) {
+    *value = (n - rest) / a;
+    return FUSERC_NAME_OK;
+  }
+  return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+      "%s: extent %d is %lld, which is not %s for any whole %s >= 0", arg, dim, (long long)n, form,
+      symbol);
+}
+
 /* The element strides: the tensor's own, or row-major when it has none. */
 static FUSERC_NAME_UNUSED void FUSERC_NAME_strides(const DLTensor *t, int64_t *strides) {
   int64_t inner = 1;

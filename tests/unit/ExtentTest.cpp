@@ -238,6 +238,24 @@ std::string code(const Extent &e) {
   return extentToCode(e, [](const std::string &s) { return "sym_" + s; });
 }
 
+TEST(Extent, LinearInASymbolGivesItsCoefficientAndTheRest) {
+  const Extent G = Extent::symbol("G"), K = Extent::symbol("K"), N = Extent::symbol("N");
+  auto linear = (Extent(32) * G).linearIn("G");
+  ASSERT_TRUE(linear);
+  EXPECT_EQ(linear->first, 32);
+  EXPECT_TRUE(linear->second.isConstant(0));
+  linear = (Extent(2) * G + N * K + Extent(3)).linearIn("G");
+  ASSERT_TRUE(linear);
+  EXPECT_EQ(linear->first, 2);
+  EXPECT_EQ(linear->second.str(), "K*N + 3");
+  // Not linear: a square, a product with another symbol, a floor division,
+  // a negative coefficient.
+  EXPECT_FALSE((G * G).linearIn("G"));
+  EXPECT_FALSE((G * N).linearIn("G"));
+  EXPECT_FALSE(Extent::floorDiv(G, Extent(2)).linearIn("G"));
+  EXPECT_FALSE((N - G).linearIn("G"));
+}
+
 TEST(ExtentCode, PolynomialsBecome64BitExpressions) {
   EXPECT_EQ(code(Extent(7)), "((7LL))");
   EXPECT_EQ(code(Extent::symbol("N")), "((sym_N))");
