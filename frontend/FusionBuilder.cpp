@@ -115,28 +115,29 @@ private:
         return;
       }
       for (const ast::Dim &d : *in.dims) {
-        if (d.value && *d.value < 0) {
-          diag_.error(d.loc, "extent " + std::to_string(*d.value) + " of input '" + in.name +
-                                 "' is negative");
-          ok = false;
-        } else if (d.value && *d.value > limits::kMaxElements) {
-          diag_.error(d.loc, "extent " + std::to_string(*d.value) + " of input '" + in.name +
-                                 "' is larger than " + std::to_string(limits::kMaxElements) +
-                                 " (2^60)");
-          ok = false;
-        }
+        Extent extent = d.value ? Extent(*d.value) : Extent::symbol(d.symbol);
         if (d.expr) {
           std::variant<Extent, ExtentExprError> e = extentOf(*d.expr, nullptr);
           if (auto *error = std::get_if<ExtentExprError>(&e)) {
             diag_.error(error->loc, error->message);
             ok = false;
-            shape.push_back(Extent(1));
+            extent = Extent(1);
           } else {
-            shape.push_back(std::get<Extent>(e));
+            extent = std::get<Extent>(e);
           }
-          continue;
         }
-        shape.push_back(d.value ? Extent(*d.value) : Extent::symbol(d.symbol));
+        // A static extent, written or computed (`N - N - 1`).
+        if (std::optional<int64_t> value = extent.constant(); value && *value < 0) {
+          diag_.error(d.loc, "extent " + std::to_string(*value) + " of input '" + in.name +
+                                 "' is negative");
+          ok = false;
+        } else if (value && *value > limits::kMaxElements) {
+          diag_.error(d.loc, "extent " + std::to_string(*value) + " of input '" + in.name +
+                                 "' is larger than " + std::to_string(limits::kMaxElements) +
+                                 " (2^60)");
+          ok = false;
+        }
+        shape.push_back(extent);
       }
       Extent count = numElements(shape);
       std::optional<int64_t> c = count.constant();

@@ -203,7 +203,11 @@ private:
   // floordiv, ceildiv, mod, min and max.
   ast::ExtentExpr parseExtentExpr() {
     NestingGuard nested(*this, tok_.loc, "extent expressions");
-    ast::ExtentExpr lhs = parseExtentTerm();
+    return continueExtentSum(parseExtentTerm());
+  }
+
+  // The rest of a sum whose first term is parsed.
+  ast::ExtentExpr continueExtentSum(ast::ExtentExpr lhs) {
     while (tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus)) {
       ast::ExtentExpr e;
       e.kind = tok_.is(TokenKind::Plus) ? ast::ExtentExpr::Kind::Add : ast::ExtentExpr::Kind::Sub;
@@ -493,18 +497,7 @@ private:
       ast::ExtentExpr e = parseExtentPrimary();
       if (first.is(TokenKind::LParen) || e.kind == ast::ExtentExpr::Kind::Call ||
           atExtentOperator()) {
-        e = continueExtentTerm(std::move(e));
-        while (tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus)) {
-          ast::ExtentExpr sum;
-          sum.kind =
-              tok_.is(TokenKind::Plus) ? ast::ExtentExpr::Kind::Add : ast::ExtentExpr::Kind::Sub;
-          sum.loc = tok_.loc;
-          countExtentOperator(sum.loc);
-          advance();
-          sum.operands.push_back(std::move(e));
-          sum.operands.push_back(parseExtentTerm());
-          e = std::move(sum);
-        }
+        e = continueExtentSum(continueExtentTerm(std::move(e)));
         v.kind = ast::AttrValue::Kind::Extent;
         v.extent = std::make_shared<const ast::ExtentExpr>(std::move(e));
         return v;
