@@ -71,23 +71,17 @@ private:
     return d;
   }
 
-  // `a / b` divides exactly: where the quotient is not provably whole, the
-  // user says which rounding they mean (floordiv, ceildiv).
+  // `a / b` divides exactly: a quotient of constants must be whole here; one
+  // not provably whole is checked at launch (Extent::exactDiv).
   Extent exactDivision(const ast::ExtentExpr &e) {
     Extent a = convert(e.operands[0]);
     Extent b = divisor(e.operands[1], e);
     Extent remainder = Extent::mod(a, b);
-    if (!remainder.isConstant(0)) {
-      if (remainder.constant())
-        fail("'/' divides extents exactly, but " + a.str() + " is not a multiple of " + b.str() +
-                 "; write floordiv(a, b) or ceildiv(a, b) for a rounded quotient",
-             e.loc);
-      fail("'/' divides extents exactly, and " + a.str() + " is not known to be a multiple of " +
-               b.str() + ": declare the dividend as a product (" + b.str() + "*G for a new symbol" +
-               " G), or write floordiv(a, b) or ceildiv(a, b) for a rounded quotient",
+    if (std::optional<int64_t> r = remainder.constant(); r && *r != 0)
+      fail("'/' divides extents exactly, but " + a.str() + " is not a multiple of " + b.str() +
+               "; write floordiv(a, b) or ceildiv(a, b) for a rounded quotient",
            e.loc);
-    }
-    return checked(Extent::floorDiv(a, b), e);
+    return checked(Extent::exactDiv(a, b), e);
   }
 
   Extent call(const ast::ExtentExpr &e) {

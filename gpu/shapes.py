@@ -112,6 +112,12 @@ BINDINGS = {
                    {"N": 1, "H": 32, "W": 32}],
     "instance_norm": [{"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 7, "W": 5},
                       {"N": 3, "C": 13, "H": 13, "W": 11}, {"N": 1, "C": 4, "H": 64, "W": 64}],
+    # C / 32 must be whole: 1, 3 and 8 channels a group.
+    "group_norm_symbolic": [{"N": 1, "C": 32, "H": 1, "W": 1}, {"N": 2, "C": 96, "H": 7, "W": 5},
+                            {"N": 1, "C": 256, "H": 13, "W": 11}],
+    # Head dims 2*D of 2, 14, 128 (D = 1, 7, 64).
+    "rope_symbolic": [{"B": 1, "H": 1, "S": 1, "D": 1}, {"B": 2, "H": 3, "S": 13, "D": 7},
+                      {"B": 1, "H": 4, "S": 101, "D": 64}],
 }
 
 # Column (outer / middle) reductions: R (rows reduced) and K (columns) of 1,

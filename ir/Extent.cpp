@@ -4,13 +4,15 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <numeric>
 #include <set>
 #include <utility>
 
 namespace fuserc {
 namespace extent_detail {
 
-enum class AtomKind { Symbol, FloorDiv, CeilDiv, Mod, Min, Max };
+enum class AtomKind { Symbol, FloorDiv, CeilDiv, Mod, Min, Max, ExactDiv };
 
 // A symbol, or an operation the algebra could not simplify. The printed text is the atom's
 // identity: factors are sorted and compared by it, so equal texts mean interchangeable atoms.
@@ -100,6 +102,11 @@ std::optional<int64_t> foldConst(AtomKind kind, int64_t a, int64_t b) {
   switch (kind) {
   case AtomKind::FloorDiv:
     return floorDivConst(a, b);
+  case AtomKind::ExactDiv:
+    // Only a whole quotient has a value: the division promised one.
+    if (std::optional<int64_t> r = modConst(a, b); !r || *r != 0)
+      return std::nullopt;
+    return floorDivConst(a, b);
   case AtomKind::CeilDiv:
     return ceilDivConst(a, b);
   case AtomKind::Mod:
@@ -117,6 +124,7 @@ std::optional<int64_t> foldConst(AtomKind kind, int64_t a, int64_t b) {
 const char *kindName(AtomKind kind) {
   switch (kind) {
   case AtomKind::FloorDiv:
+  case AtomKind::ExactDiv:
     return "floordiv";
   case AtomKind::CeilDiv:
     return "ceildiv";
@@ -205,7 +213,14 @@ Extent opaque(AtomKind kind, const Extent &a, const Extent &b) {
   atom->kind = kind;
   atom->operands = {a, b};
   atom->problems = a.problems() | b.problems();
-  atom->text = std::string(kindName(kind)) + "(" + a.str() + ", " + b.str() + ")";
+  // An exact division prints as the source writes it, each side in
+  // parentheses unless it is one symbol or number: (C / 32), ((A + B) / (2*N)).
+  auto side = [](const Extent &e) {
+    return e.constant() || e.symbolName() ? e.str() : "(" + e.str() + ")";
+  };
+  atom->text = kind == AtomKind::ExactDiv
+                   ? "(" + side(a) + " / " + side(b) + ")"
+                   : std::string(kindName(kind)) + "(" + a.str() + ", " + b.str() + ")";
   return fromAtom(std::move(atom));
 }
 
@@ -256,7 +271,42 @@ Extent withProblems(Extent e, uint8_t problems) {
   return Extent(std::shared_ptr<const Poly>(std::move(poly)));
 }
 
-Extent divide(AtomKind kind, const Extent &a, const Extent &b) {
+// a / b with the factors of the single-term divisor b that divide every term
+// of a taken out of both: (C*H*N*W) / (32*N) is (C*H*W) / 32. Only an exact
+// division may cancel so (a floor division of a part is not the whole's).
+std::pair<Extent, Extent> reducedQuotient(const Extent &a, const Extent &b) {
+  if (b.poly().terms.size() != 1)
+    return {a, b};
+  Extent x = a, y = b;
+  for (const AtomPtr &f : b.poly().terms[0].factors) {
+    Term single;
+    single.coeff = 1;
+    single.factors = {f};
+    std::optional<Extent> qa = exactQuotient(x.poly(), single);
+    std::optional<Extent> qb = exactQuotient(y.poly(), single);
+    if (qa && qb) {
+      x = *qa;
+      y = *qb;
+    }
+  }
+  int64_t g = std::abs(y.poly().terms.empty() ? 0 : y.poly().terms[0].coeff);
+  for (const Term &t : x.poly().terms)
+    g = std::gcd(g, std::abs(t.coeff));
+  if (g > 1) {
+    Term common;
+    common.coeff = g;
+    if (std::optional<Extent> qa = exactQuotient(x.poly(), common))
+      if (std::optional<Extent> qb = exactQuotient(y.poly(), common)) {
+        x = *qa;
+        y = *qb;
+      }
+  }
+  return {x, y};
+}
+
+Extent divide(AtomKind kind, const Extent &a0, const Extent &b0) {
+  const auto [a, b] =
+      kind == AtomKind::ExactDiv ? reducedQuotient(a0, b0) : std::pair<Extent, Extent>{a0, b0};
   const uint8_t problems = a.problems() | b.problems();
   std::optional<int64_t> ca = a.constant(), cb = b.constant();
   if (ca && cb) {
@@ -287,6 +337,8 @@ Extent apply(AtomKind kind, const Extent &a, const Extent &b) {
   switch (kind) {
   case AtomKind::FloorDiv:
     return Extent::floorDiv(a, b);
+  case AtomKind::ExactDiv:
+    return Extent::exactDiv(a, b);
   case AtomKind::CeilDiv:
     return Extent::ceilDiv(a, b);
   case AtomKind::Mod:
@@ -323,6 +375,25 @@ std::optional<int64_t> evaluateAtom(const Atom &atom, const SymbolBindings &bind
   if (!a || !b)
     return std::nullopt;
   return foldConst(atom.kind, *a, *b);
+}
+
+// `t` with an exact-division factor (a / d) cancelled, where the rest of
+// the term is an exact multiple of the single-term divisor d: (rest / d) * a.
+std::optional<Extent> cancelExactDivision(const Term &t) {
+  for (size_t i = 0; i < t.factors.size(); ++i) {
+    const Atom &f = *t.factors[i];
+    if (f.kind != AtomKind::ExactDiv || f.operands[1].poly().terms.size() != 1)
+      continue;
+    Term rest = t;
+    rest.factors.erase(rest.factors.begin() + static_cast<std::ptrdiff_t>(i));
+    std::sort(rest.factors.begin(), rest.factors.end(),
+              [](const AtomPtr &x, const AtomPtr &y) { return x->text < y->text; });
+    Poly restPoly;
+    restPoly.terms.push_back(rest);
+    if (std::optional<Extent> q = exactQuotient(restPoly, f.operands[1].poly().terms[0]))
+      return *q * f.operands[0];
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -375,13 +446,31 @@ Extent operator*(const Extent &a, const Extent &b) {
       t.factors.insert(t.factors.end(), y.factors.begin(), y.factors.end());
       terms.push_back(std::move(t));
     }
-  return makeExtent(std::move(terms), problems);
+  // A term holding an exact division by a multiple of the rest of it is
+  // that multiple times the dividend: 32*(C / 32)*N is C*N.
+  std::vector<Term> kept;
+  Extent cancelled;
+  bool anyCancelled = false;
+  for (Term &t : terms) {
+    std::optional<Extent> replaced = cancelExactDivision(t);
+    if (replaced) {
+      cancelled = cancelled + *replaced;
+      anyCancelled = true;
+    } else {
+      kept.push_back(std::move(t));
+    }
+  }
+  Extent product = makeExtent(std::move(kept), problems);
+  return anyCancelled ? withProblems(product + cancelled, problems) : product;
 }
 
 Extent Extent::floorDiv(const Extent &a, const Extent &b) {
   return divide(AtomKind::FloorDiv, a, b);
 }
 Extent Extent::ceilDiv(const Extent &a, const Extent &b) { return divide(AtomKind::CeilDiv, a, b); }
+Extent Extent::exactDiv(const Extent &a, const Extent &b) {
+  return divide(AtomKind::ExactDiv, a, b);
+}
 Extent Extent::mod(const Extent &a, const Extent &b) { return divide(AtomKind::Mod, a, b); }
 Extent Extent::min(const Extent &a, const Extent &b) { return minMax(AtomKind::Min, a, b); }
 Extent Extent::max(const Extent &a, const Extent &b) { return minMax(AtomKind::Max, a, b); }
@@ -424,6 +513,27 @@ std::optional<int64_t> Extent::evaluate(const SymbolBindings &bindings) const {
     sum = addWrap(sum, product);
   }
   return sum;
+}
+
+namespace {
+void collectExactDivisions(const Poly &p, std::vector<std::pair<Extent, Extent>> &out) {
+  for (const Term &t : p.terms)
+    for (const AtomPtr &f : t.factors) {
+      for (const Extent &operand : f->operands)
+        collectExactDivisions(operand.poly(), out);
+      if (f->kind == AtomKind::ExactDiv && std::find_if(out.begin(), out.end(), [&](const auto &d) {
+                                             return d.first == f->operands[0] &&
+                                                    d.second == f->operands[1];
+                                           }) == out.end())
+        out.emplace_back(f->operands[0], f->operands[1]);
+    }
+}
+} // namespace
+
+std::vector<std::pair<Extent, Extent>> Extent::exactDivisions() const {
+  std::vector<std::pair<Extent, Extent>> out;
+  collectExactDivisions(*poly_, out);
+  return out;
 }
 
 std::optional<std::pair<int64_t, Extent>> Extent::linearIn(const std::string &symbol) const {
@@ -487,7 +597,9 @@ std::string extentCode(const Extent &extent,
       if (f->kind == AtomKind::Symbol) {
         atom = "(" + symbol(f->name) + ")";
       } else {
-        static const char *const kFunctions[] = {"", "floordiv", "ceildiv", "mod", "min", "max"};
+        // An exact division is a floor division the wrappers checked first.
+        static const char *const kFunctions[] = {"",    "floordiv", "ceildiv", "mod",
+                                                 "min", "max",      "floordiv"};
         atom = std::string(checked ? "fuserc_c" : "fuserc_") +
                kFunctions[static_cast<int>(f->kind)] + "(" +
                extentCode(f->operands[0], symbol, checked) + ", " +

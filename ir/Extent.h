@@ -3,7 +3,8 @@
 // An Extent is an immutable expression kept in a canonical form, so that two
 // extents are equal exactly when their canonical forms are: a sum of terms,
 // each an integer coefficient times a product of atoms, where an atom is a
-// symbol or an opaque floor-division, ceiling-division, modulo, min or max
+// symbol or an opaque floor-division, ceiling-division, modulo, min, max
+// or exact division
 // of two canonical expressions. Constants fold, like terms combine, products
 // distribute over sums, and divisions that are exact cancel. Printing is
 // deterministic (terms and atoms ordered by their printed form).
@@ -57,6 +58,10 @@ public:
   // Floor and ceiling division and modulo (divisor assumed positive).
   static Extent floorDiv(const Extent &a, const Extent &b);
   static Extent ceilDiv(const Extent &a, const Extent &b);
+  // a / b that the source promises is whole (`C / 32`): a floor division
+  // whose remainder the wrappers check at launch (exactDivisions()). It
+  // cancels where provably exact, and prints as `(a / b)`.
+  static Extent exactDiv(const Extent &a, const Extent &b);
   static Extent mod(const Extent &a, const Extent &b);
   static Extent min(const Extent &a, const Extent &b);
   static Extent max(const Extent &a, const Extent &b);
@@ -73,6 +78,9 @@ public:
   std::optional<int64_t> evaluate(const SymbolBindings &bindings) const;
   // The expression with bound symbols replaced by their values.
   Extent substitute(const SymbolBindings &bindings) const;
+  // Every exact division the expression holds, innermost first, as
+  // {dividend, divisor}, each once.
+  std::vector<std::pair<Extent, Extent>> exactDivisions() const;
   // {a, rest} where the expression is a*symbol + rest, a a positive constant
   // and `rest` free of the symbol (how `32*G` binds G); nullopt otherwise.
   std::optional<std::pair<int64_t, Extent>> linearIn(const std::string &symbol) const;

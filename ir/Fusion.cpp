@@ -127,4 +127,15 @@ std::vector<std::string> Fusion::symbols() const {
   return {all.begin(), all.end()};
 }
 
+std::vector<std::pair<Extent, Extent>> exactDivisions(const Fusion &fusion) {
+  std::vector<std::pair<Extent, Extent>> out;
+  std::set<std::string> seen;
+  for (const auto &v : fusion.values())
+    for (const Extent &e : v->shape())
+      for (auto &d : e.exactDivisions())
+        if (seen.insert(d.first.str() + " / " + d.second.str()).second)
+          out.push_back(std::move(d));
+  return out;
+}
+
 } // namespace fuserc

@@ -189,4 +189,9 @@ struct Module {
   std::vector<std::unique_ptr<Fusion>> fusions;
 };
 
+// Every exact division (Extent::exactDiv) in the extents of the fusion's
+// values, each once, as {dividend, divisor}: what the wrappers and the
+// interpreter check leaves no remainder at launch.
+std::vector<std::pair<Extent, Extent>> exactDivisions(const Fusion &fusion);
+
 } // namespace fuserc

@@ -168,7 +168,11 @@ public:
                " has too many elements (its element count overflows 64-bit integers)",
            -1, "shape");
     if (inferred) {
+      // Not provably whole: an exact division the wrappers check at launch
+      // ([N, 32, -1] of [N, C]); a constant remainder is an error now.
       Extent missing = Extent::floorDiv(total, known);
+      if (missing * known != total && !Extent::mod(total, known).constant())
+        missing = Extent::exactDiv(total, known);
       if (missing * known != total)
         fail(opName() + " cannot infer the -1 in " + shapeString(out) + ": " + total.str() +
                  " elements are not a multiple of " + known.str(),

@@ -128,6 +128,18 @@ std::string intermediateSizes(const FusionModel &m) {
   return code;
 }
 
+// Every exact division in the fusion's extents (`C / 32`, a reshape's -1
+// of [N, C] as [N, 32, -1]) must leave no remainder at this binding:
+// checked once the symbols are bound, before any extent uses the quotient.
+std::string exactDivisionChecks(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::string code;
+  for (const auto &[a, b] : exactDivisions(*m.fusion))
+    code += "  " + P + "_TRY(" + P + "_check_exact_division(" + checkedBoundExtent(a, "b->") +
+            ", " + checkedBoundExtent(b, "b->") + ", \"" + a.str() + "\", \"" + b.str() + "\"));\n";
+  return code;
+}
+
 // A slice whose bounds depend on symbols stays inside its operand only at
 // some bindings (a static end of 2 on a dim of extent N): checked once the
 // symbols are bound, before any view or kernel reads through it.
@@ -245,6 +257,7 @@ std::string bindInputs(const FusionModel &m) {
             checkedBoundExtent(*source.rest, "b->") + ", \"" + s + "\", \"" +
             input->shape()[source.dim].str() + "\", &b->sym_" + s + "));\n";
   }
+  body += exactDivisionChecks(m);
   body += deferred;
   body += sliceChecks(m);
   body += emptyExtremeChecks(m);

@@ -242,6 +242,10 @@ Json fusionJson(const Fusion &f, const ManifestContents &c) {
   setSegmentation(out, summary);
   out.set("kernels", kernels);
   out.set("workspace_bytes", code ? code->workspaceBytes.str() : "0");
+  Json divisions = Json::array();
+  for (const auto &[a, b] : exactDivisions(f))
+    divisions.push(Json::object().set("dividend", a.str()).set("divisor", b.str()));
+  out.set("exact_divisions", divisions);
   return out;
 }
 

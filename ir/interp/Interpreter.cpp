@@ -63,6 +63,19 @@ public:
     }
   }
 
+  // Every exact division in the fusion's extents leaves no remainder at
+  // these bindings, as the wrappers check.
+  void checkExactDivisions(const Fusion &fusion) {
+    for (const auto &[a, b] : exactDivisions(fusion)) {
+      const std::optional<int64_t> x = a.evaluate(symbols_), y = b.evaluate(symbols_);
+      if (x && y && *y > 0 && *x % *y == 0)
+        continue;
+      fail(a.str() + " is " + (x ? std::to_string(*x) : "unknown") + ", not a multiple of " +
+           b.str() + " (" + (y ? std::to_string(*y) : "unknown") + "), which the exact division " +
+           a.str() + " / " + b.str() + " needs");
+    }
+  }
+
 private:
   [[noreturn]] static void fail(std::string message) { throw BindError{std::move(message)}; }
 
@@ -176,6 +189,7 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
       values[input->id()] = it->second;
     }
     binder.checkDeferred();
+    binder.checkExactDivisions(fusion);
     for (const auto &[name, tensor] : inputs)
       if (!known.count(name))
         return failure(std::move(result), "unknown input '" + name + "' (the fusion '" +

@@ -117,6 +117,20 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_solve_extent(
       symbol);
 }
 
+/* An exact division of extents (`C / 32`, a reshape's -1) at this binding:
+   the dividend must be a multiple of the divisor. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_check_exact_division(
+    int64_t a, int64_t b, const char *dividend, const char *divisor) {
+  if (a != FUSERC_OVERFLOW && b != FUSERC_OVERFLOW && b > 0 && a % b == 0)
+    return FUSERC_NAME_OK;
+  if (a == FUSERC_OVERFLOW || b == FUSERC_OVERFLOW)
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+        "%s / %s: an extent overflows int64 for these inputs", dividend, divisor);
+  return FUSERC_NAME_fail(FUSERC_NAME_ERROR_INVALID_ARGUMENT,
+      "%s is %lld, not a multiple of %s (%lld), which the exact division %s / %s needs", dividend,
+      (long long)a, divisor, (long long)b, dividend, divisor);
+}
+
 /* The element strides: the tensor's own, or row-major when it has none. */
 static FUSERC_NAME_UNUSED void FUSERC_NAME_strides(const DLTensor *t, int64_t *strides) {
   int64_t inner = 1;

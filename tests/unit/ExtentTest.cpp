@@ -238,6 +238,25 @@ std::string code(const Extent &e) {
   return extentToCode(e, [](const std::string &s) { return "sym_" + s; });
 }
 
+TEST(Extent, AnExactDivisionCancelsCommonFactorsAndItsMultiples) {
+  const Extent C = Extent::symbol("C"), H = Extent::symbol("H"), N = Extent::symbol("N");
+  // Provably whole: it cancels, as a floor division would.
+  EXPECT_EQ(Extent::exactDiv(Extent(32) * C, Extent(32)), C);
+  // Not provable: an atom printed as written, after the factors common to
+  // both sides are taken out.
+  const Extent q = Extent::exactDiv(C * H * N, Extent(32) * N);
+  EXPECT_EQ(q.str(), "((C*H) / 32)");
+  EXPECT_EQ(Extent::exactDiv(C, Extent(32)).str(), "(C / 32)");
+  // A multiple of the divisor times the quotient is the dividend again.
+  EXPECT_EQ(Extent(32) * Extent::exactDiv(C, Extent(32)) * N, C * N);
+  EXPECT_EQ((Extent(64) * Extent::exactDiv(C, Extent(32))).str(), "2*C");
+  // It has a value only where it is whole, and is listed for the checks.
+  EXPECT_EQ(Extent::exactDiv(C, Extent(32)).evaluate({{"C", 96}}), 3);
+  EXPECT_EQ(Extent::exactDiv(C, Extent(32)).evaluate({{"C", 95}}), std::nullopt);
+  const auto divisions = (Extent(2) * q + Extent::exactDiv(N, Extent(4))).exactDivisions();
+  ASSERT_EQ(divisions.size(), 2u);
+}
+
 TEST(Extent, LinearInASymbolGivesItsCoefficientAndTheRest) {
   const Extent G = Extent::symbol("G"), K = Extent::symbol("K"), N = Extent::symbol("N");
   auto linear = (Extent(32) * G).linearIn("G");

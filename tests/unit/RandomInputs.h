@@ -14,6 +14,34 @@ namespace fuserc::test {
 
 // Every symbol bound to `extent`: floats in [-2, 2], integers (indices,
 // labels) in [0, extent) so they index any dim in range, bools 0 or 1.
+// The extents of `usual` at which every exact division of the fusion's
+// extents (`C / 32`) is whole with every symbol bound to it; where none is,
+// the smallest such extent up to 64.
+inline std::vector<int64_t> fittingExtents(const Fusion &fusion, std::vector<int64_t> usual) {
+  const auto divisions = exactDivisions(fusion);
+  auto fits = [&](int64_t extent) {
+    SymbolBindings bindings;
+    for (const auto &[a, b] : divisions)
+      for (const Extent *e : {&a, &b})
+        for (const std::string &s : e->symbols())
+          bindings[s] = extent;
+    for (const auto &[a, b] : divisions) {
+      const std::optional<int64_t> x = a.evaluate(bindings), y = b.evaluate(bindings);
+      if (!x || !y || *y <= 0 || *x % *y != 0)
+        return false;
+    }
+    return true;
+  };
+  std::vector<int64_t> out;
+  for (int64_t e : usual)
+    if (fits(e))
+      out.push_back(e);
+  for (int64_t e = 2; out.empty() && e <= 64; ++e)
+    if (fits(e))
+      out.push_back(e);
+  return out;
+}
+
 inline std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t extent,
                                                   std::mt19937_64 &rng) {
   SymbolBindings bindings;
