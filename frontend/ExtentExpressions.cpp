@@ -3,6 +3,8 @@
 
 #include "frontend/Suggestions.h"
 
+#include <algorithm>
+
 namespace fuserc {
 namespace {
 

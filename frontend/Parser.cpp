@@ -208,39 +208,37 @@ private:
 
   // The rest of a sum whose first term is parsed.
   ast::ExtentExpr continueExtentSum(ast::ExtentExpr lhs) {
-    while (tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus)) {
-      ast::ExtentExpr e;
-      e.kind = tok_.is(TokenKind::Plus) ? ast::ExtentExpr::Kind::Add : ast::ExtentExpr::Kind::Sub;
-      e.loc = tok_.loc;
-      countExtentOperator(e.loc);
-      advance();
-      e.operands.push_back(std::move(lhs));
-      e.operands.push_back(parseExtentTerm());
-      lhs = std::move(e);
-    }
+    while (tok_.is(TokenKind::Plus) || tok_.is(TokenKind::Minus))
+      lhs = extentOperation(tok_.is(TokenKind::Plus) ? ast::ExtentExpr::Kind::Add
+                                                     : ast::ExtentExpr::Kind::Sub,
+                            std::move(lhs), [&] { return parseExtentTerm(); });
     return lhs;
   }
 
-  ast::ExtentExpr parseExtentTerm() {
-    ast::ExtentExpr lhs = parseExtentPrimary();
-    return continueExtentTerm(std::move(lhs));
-  }
+  ast::ExtentExpr parseExtentTerm() { return continueExtentTerm(parseExtentPrimary()); }
 
   // The rest of a product whose first factor is parsed.
   ast::ExtentExpr continueExtentTerm(ast::ExtentExpr lhs) {
-    while (tok_.is(TokenKind::Star) || tok_.is(TokenKind::Slash) || tok_.is(TokenKind::Percent)) {
-      ast::ExtentExpr e;
-      e.kind = tok_.is(TokenKind::Star)    ? ast::ExtentExpr::Kind::Mul
-               : tok_.is(TokenKind::Slash) ? ast::ExtentExpr::Kind::Div
-                                           : ast::ExtentExpr::Kind::Mod;
-      e.loc = tok_.loc;
-      countExtentOperator(e.loc);
-      advance();
-      e.operands.push_back(std::move(lhs));
-      e.operands.push_back(parseExtentPrimary());
-      lhs = std::move(e);
-    }
+    while (tok_.is(TokenKind::Star) || tok_.is(TokenKind::Slash) || tok_.is(TokenKind::Percent))
+      lhs = extentOperation(tok_.is(TokenKind::Star)    ? ast::ExtentExpr::Kind::Mul
+                            : tok_.is(TokenKind::Slash) ? ast::ExtentExpr::Kind::Div
+                                                        : ast::ExtentExpr::Kind::Mod,
+                            std::move(lhs), [&] { return parseExtentPrimary(); });
     return lhs;
+  }
+
+  // `lhs OP rhs` at the operator token: counts it, and parses the right
+  // operand with `parseRhs`.
+  template <class F>
+  ast::ExtentExpr extentOperation(ast::ExtentExpr::Kind kind, ast::ExtentExpr lhs, F parseRhs) {
+    ast::ExtentExpr e;
+    e.kind = kind;
+    e.loc = tok_.loc;
+    countExtentOperator(e.loc);
+    advance();
+    e.operands.push_back(std::move(lhs));
+    e.operands.push_back(parseRhs());
+    return e;
   }
 
   ast::ExtentExpr parseExtentPrimary() {

@@ -539,10 +539,8 @@ std::vector<std::pair<Extent, Extent>> Extent::exactDivisions() const {
 std::optional<std::pair<int64_t, Extent>> Extent::linearIn(const std::string &symbol) const {
   const Extent rest = substitute({{symbol, 0}});
   const std::optional<int64_t> a = (substitute({{symbol, 1}}) - rest).constant();
+  // `rest` is free of the symbol: substitute replaced every occurrence.
   if (!a || *a <= 0 || *this != Extent(*a) * Extent::symbol(symbol) + rest)
-    return std::nullopt;
-  const std::vector<std::string> left = rest.symbols();
-  if (std::find(left.begin(), left.end(), symbol) != left.end())
     return std::nullopt;
   return std::make_pair(*a, rest);
 }
