@@ -12,6 +12,7 @@ import torch
 
 import fuserc_loader as loader
 import shapes
+from fuserc._extent import Extent  # noqa: E402 (python/ is on the path through fuserc_loader)
 
 # Per output dtype: (rtol, atol). atol is scaled by max(1, max |reference|),
 # so outputs of large magnitude (sums) are held to a relative standard.
@@ -24,12 +25,15 @@ NUMPY_EXCHANGE = {"bool": np.bool_, "i32": np.int32, "i64": np.int64, "f16": np.
 
 
 def extent(e, binding):
-    """A declared extent (an int or a symbol) under a binding."""
+    """A declared extent (an int, a symbol or a formula such as "2*D") under a
+    binding."""
     if isinstance(e, int):
         return e
-    if e not in binding:
-        raise KeyError("symbol %s has no extent in the binding %s" % (e, binding))
-    return binding[e]
+    try:
+        return Extent(e).evaluate(binding)
+    except KeyError:
+        raise KeyError("extent %s has a symbol without a value in the binding %s"
+                       % (e, binding)) from None
 
 
 def _inverse(perm):

@@ -47,6 +47,36 @@ std::optional<SymbolSource> solvedSource(const Value &input, size_t d,
 
 } // namespace
 
+std::vector<std::pair<std::string, SymbolSource>> symbolBindings(const Fusion &fusion) {
+  std::vector<std::pair<std::string, SymbolSource>> order;
+  std::map<std::string, SymbolSource> bound;
+  auto bind = [&](const std::string &symbol, const SymbolSource &source) {
+    bound[symbol] = source;
+    order.emplace_back(symbol, source);
+  };
+  std::vector<const Value *> tensors;
+  for (const Value *v : fusion.inputs())
+    if (!v->isScalarInput())
+      tensors.push_back(v);
+  for (const Value *v : tensors)
+    for (size_t d = 0; d < v->rank(); ++d)
+      if (auto symbol = v->shape()[d].symbolName(); symbol && !bound.count(*symbol))
+        bind(*symbol, SymbolSource{v->name(), d, 1, std::nullopt});
+  // Symbols only extent expressions name (`32*G`): solved from the first
+  // dim, in argument order, linear in that one unbound symbol, repeated
+  // while that binds more.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const Value *v : tensors)
+      for (size_t d = 0; d < v->rank() && !progress; ++d)
+        if (std::optional<SymbolSource> source = solvedSource(*v, d, bound)) {
+          bind(unboundSymbols(v->shape()[d], bound).front(), *source);
+          progress = true;
+        }
+  }
+  return order;
+}
+
 FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusion,
                                    const FusionCode *code) {
   FusionModelResult result;
@@ -66,27 +96,13 @@ FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusi
       return fail("input '" + v->name() + "' is not a C identifier");
     if (!names.insert(v->name()).second)
       return fail("input '" + v->name() + "' is declared twice");
-    if (v->isScalarInput())
-      continue;
-    m.tensorInputs.push_back(v);
-    for (size_t d = 0; d < v->rank(); ++d)
-      if (auto symbol = v->shape()[d].symbolName(); symbol && !m.symbols.count(*symbol))
-        m.symbols[*symbol] = SymbolSource{v->name(), d, 1, std::nullopt};
+    if (!v->isScalarInput())
+      m.tensorInputs.push_back(v);
   }
-
-  // Symbols only extent expressions name (`32*G`): solved from the first
-  // dim, in argument order, linear in that one unbound symbol, repeated
-  // while that binds more.
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (const Value *v : m.tensorInputs)
-      for (size_t d = 0; d < v->rank() && !progress; ++d)
-        if (std::optional<SymbolSource> source = solvedSource(*v, d, m.symbols)) {
-          const std::string symbol = unboundSymbols(v->shape()[d], m.symbols).front();
-          m.symbols[symbol] = *source;
-          m.solvedSymbols.push_back(symbol);
-          progress = true;
-        }
+  for (const auto &[symbol, source] : symbolBindings(fusion)) {
+    m.symbols[symbol] = source;
+    if (source.rest)
+      m.solvedSymbols.push_back(symbol);
   }
 
   std::set<std::string> outputNames;

@@ -56,6 +56,10 @@ struct SymbolSource {
   std::optional<Extent> rest; // set when the symbol is solved for
 };
 
+// Every symbol of the fusion's tensor inputs with its source, in the order
+// the wrappers bind them: those a dim is exactly, then those solved for.
+std::vector<std::pair<std::string, SymbolSource>> symbolBindings(const Fusion &fusion);
+
 // What the header needs to know about one fusion, checked once.
 struct FusionModel {
   std::string prefix;       // NAME

@@ -242,6 +242,15 @@ Json fusionJson(const Fusion &f, const ManifestContents &c) {
   setSegmentation(out, summary);
   out.set("kernels", kernels);
   out.set("workspace_bytes", code ? code->workspaceBytes.str() : "0");
+  Json symbols = Json::array();
+  for (const auto &[symbol, source] : header::symbolBindings(f))
+    symbols.push(Json::object()
+                     .set("name", symbol)
+                     .set("input", source.input)
+                     .set("dim", static_cast<int64_t>(source.dim))
+                     .set("coefficient", source.coefficient)
+                     .set("rest", source.rest ? Json(source.rest->str()) : Json()));
+  out.set("symbols", symbols);
   Json divisions = Json::array();
   for (const auto &[a, b] : exactDivisions(f))
     divisions.push(Json::object().set("dividend", a.str()).set("divisor", b.str()));

@@ -401,10 +401,11 @@ void tieNearIntegerPowers(Tensor &t, const Op &op, std::span<const Tensor *const
 // near 0 on one side and near the divisor on the other (a kernel's a / b
 // may land exactly on the integer): one of two opposite draws takes each
 // side. One of a quotient uncertain by 1/(2 pi) of a period or more carries
-// no digits (as a sine of an argument uncertain by a radian), and a
-// kernel's quotient may be a whole number: exactly 0 in one of the two
-// draws (seed 39151: remainder(1.4e5 + f, 1) was 0 in a kernel). Not NaN:
-// a sum over such remainders stays a number.
+// no digits (as a sine of an argument uncertain by a radian): exactly 0 in
+// one draw (seed 39151: remainder(1.4e5 + f, 1) was 0 in a kernel) and the
+// divisor in the other, so the pair spans every value a kernel may give
+// (seed 67917: fmod of an f32 product of 4.7e6 was 0 in every draw and -0.5
+// in the kernel). Not NaN: a sum over such remainders stays a number.
 void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
                       std::span<const Tensor *const> plains, const InterpreterOptions &options,
                       uint64_t base) {
@@ -427,8 +428,7 @@ void tieNearQuotients(Tensor &t, const Op &op, std::span<const Tensor *const> op
     const double reach = std::max(3 * relative * std::fabs(q), 2 * quotientMoves);
     const double sign = op.kind() == OpKind::Remainder ? y : x; // the sign the result takes
     if (reach >= 1 / (2 * std::numbers::pi)) {
-      if (firstOfPair(base, j, options))
-        t.setFloat(j, std::copysign(0.0, sign));
+      t.setFloat(j, std::copysign(firstOfPair(base, j, options) ? 0.0 : std::fabs(y), sign));
       return;
     }
     if (std::fabs(q - n) > reach)

@@ -1,4 +1,4 @@
-"""Extent formulas of the manifest ("N", "20*C*R", "ceildiv(N - 3, 2) + M",
+"""Extent formulas of the manifest ("N", "20*C*R", "(C / 32)", "ceildiv(N - 3, 2) + M",
 "x.stride0"; docs/manifest.md): parsed once, evaluated with the symbols
 bound at a call. Evaluation uses only Python arithmetic, so the values may be
 ints or PyTorch SymInts (FakeTensor shapes, torch.compile's dynamic shapes)."""
@@ -23,7 +23,7 @@ def _tokens(text):
 
 
 class _Parser:
-    """sum := ['-'] product (('+'|'-') product)*; product := atom ('*' atom)*;
+    """sum := ['-'] product (('+'|'-') product)*; product := atom (('*'|'/') atom)*;
     atom := INT | SYMBOL | FUNCTION '(' sum ',' sum ')' | '(' sum ')'."""
 
     def __init__(self, text):
@@ -63,9 +63,10 @@ class _Parser:
 
     def product(self):
         node = self.atom()
-        while self.peek() == ("op", "*"):
+        while self.peek() in (("op", "*"), ("op", "/")):
+            op = self.peek()[1]
             self.pos += 1
-            node = ("*", node, self.atom())
+            node = (op, node, self.atom())
         return node
 
     def atom(self):
@@ -118,7 +119,7 @@ def _evaluate(node, env):
         return a - b
     if kind == "*":
         return a * b
-    if kind == "floordiv":
+    if kind == "floordiv" or kind == "/":  # `/` is exact: the wrappers check it at launch
         return a // b
     if kind == "ceildiv":
         return -((-a) // b)

@@ -98,6 +98,39 @@ class Output:
         return len(self.shape)
 
 
+class SymbolSource:
+    """Where a symbol gets its value: dim `dim` of tensor input `input` is
+    `coefficient * symbol + rest` (`rest` an Extent of symbols bound before
+    it, or None when the dim is the symbol itself)."""
+
+    def __init__(self, name, input, dim, coefficient=1, rest=None):
+        self.name, self.input, self.dim = name, input, dim
+        self.coefficient, self.rest = coefficient, rest
+
+    @classmethod
+    def read(cls, obj, where):
+        name = _get(obj, "name", str, where)
+        where = "%s symbol '%s'" % (where, name)
+        rest = _get(obj, "rest", (str, type(None)), where)
+        coefficient = _get(obj, "coefficient", int, where)
+        if coefficient < 1:
+            raise ManifestError("%s: coefficient %d is not positive" % (where, coefficient))
+        return cls(name, _get(obj, "input", str, where), _get(obj, "dim", int, where), coefficient,
+                   _extents({"rest": [rest]}, "rest", where)[0] if rest is not None else None)
+
+
+def _direct_symbols(inputs):
+    """The binding of a manifest without `symbols`: each symbol from the
+    first dim that is exactly it."""
+    out = {}
+    for i in inputs:
+        if i.is_tensor:
+            for d, extent in enumerate(i.shape):
+                if extent.text in extent.symbols and extent.text not in out:
+                    out[extent.text] = SymbolSource(extent.text, i.name, d)
+    return tuple(out.values())
+
+
 class FusionSpec:
     """One fusion: `inputs` and `outputs` in declaration order, `c_prefix`
     of its C functions, `workspace_bytes` (an Extent)."""
@@ -117,6 +150,16 @@ class FusionSpec:
                 raise ManifestError("%s output '%s': '%s' is not a tensor input"
                                     % (where, out.name, base))
         self.input_by_name = names
+        if "symbols" in obj:
+            self.symbols = tuple(SymbolSource.read(x, where)
+                                 for x in _get(obj, "symbols", list, where))
+        else:
+            self.symbols = _direct_symbols(self.inputs)
+        for x in self.symbols:
+            i = names.get(x.input)
+            if i is None or not i.is_tensor or not 0 <= x.dim < i.rank:
+                raise ManifestError("%s symbol '%s': dim %d of '%s' is not a tensor input's"
+                                    % (where, x.name, x.dim, x.input))
 
     @property
     def tensor_inputs(self):

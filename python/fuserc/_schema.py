@@ -32,30 +32,44 @@ def op_schema(spec):
 
 def bind_symbols(spec, tensors, check):
     """The symbols of the fusion's extents, from its tensor inputs' sizes (and
-    `x.strideK` for a strided input x) in `tensors` (a dict by input name).
-    `check(condition, message)` is called for each constant extent and each
-    repeated symbol, so PyTorch can guard on symbolic sizes."""
+    `x.strideK` for a strided input x) in `tensors` (a dict by input name),
+    bound as the wrappers bind them (the manifest's `symbols`: a dim that is
+    the symbol, or `a*G + rest` solved for G). `check(condition, message)`
+    is called for each solved symbol and each extent the binding must match,
+    so PyTorch can guard on symbolic sizes."""
+    for i in spec.tensor_inputs:
+        if len(tensors[i.name].shape) != i.rank:
+            raise ValueError("%s: input '%s' has rank %d, expected %d"
+                             % (spec.name, i.name, len(tensors[i.name].shape), i.rank))
     env = {}
+    for s in spec.symbols:
+        size = tensors[s.input].shape[s.dim]
+        if s.rest is None:
+            env[s.name] = size
+            continue
+        rest = s.rest.evaluate(env)
+        extent = spec.input_by_name[s.input].shape[s.dim]
+        check(size >= rest and (size - rest) % s.coefficient == 0,
+              "%s: input '%s' extent %d is %s, which is not %s for any whole %s >= 0"
+              % (spec.name, s.input, s.dim, size, extent.text, s.name))
+        env[s.name] = (size - rest) // s.coefficient
     for i in spec.tensor_inputs:
         t = tensors[i.name]
-        sizes = t.shape
-        if len(sizes) != i.rank:
-            raise ValueError("%s: input '%s' has rank %d, expected %d"
-                             % (spec.name, i.name, len(sizes), i.rank))
-        for d, (extent, size) in enumerate(zip(i.shape, sizes)):
-            what = "%s: input '%s' extent %d" % (spec.name, i.name, d)
-            if extent.constant is not None:
-                check(size == extent.constant, "%s is %s, expected %d" % (what, size,
-                                                                           extent.constant))
-            elif extent.text in env:
-                check(size == env[extent.text],
-                      "%s is %s but %s is %s" % (what, size, extent.text, env[extent.text]))
-            else:
-                env[extent.text] = size
+        for d, (extent, size) in enumerate(zip(i.shape, t.shape)):
+            want = extent.evaluate(env)
+            check(size == want, "%s: input '%s' extent %d is %s, expected %s%s"
+                  % (spec.name, i.name, d, size, want,
+                     "" if extent.constant is not None else " (%s)" % _bound_text(extent, env)))
         if i.strided:
             for d in range(i.rank):
                 env["%s.stride%d" % (i.name, d)] = t.stride(d)
     return env
+
+
+def _bound_text(extent, env):
+    """`extent` with the values of its symbols: "M = 8", "2*D with D = 4"."""
+    values = ", ".join("%s = %s" % (s, env[s]) for s in sorted(extent.symbols))
+    return values if extent.text in extent.symbols else "%s with %s" % (extent.text, values)
 
 
 def new_buffer_layouts(spec, env):

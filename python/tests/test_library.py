@@ -33,8 +33,8 @@ class RawCallsTest(unittest.TestCase):
         cls.lib = support.cases_library()
 
     def test_library_and_fusions(self):
-        self.assertEqual(sorted(self.lib.fusions), ["column_sum", "nhwc", "scale_add", "update",
-                                               "views"])
+        self.assertEqual(sorted(self.lib.fusions), ["column_sum", "groups", "nhwc", "scale_add",
+                                               "update", "views"])
         self.assertIs(self.lib.scale_add, self.lib.fusions["scale_add"])
         with self.assertRaisesRegex(AttributeError, "no fusion 'softmax'"):
             self.lib.softmax
@@ -64,6 +64,20 @@ class RawCallsTest(unittest.TestCase):
         env = {"N": n, "C": c, "H": h, "W": w}
         for o in self.lib.manifest.fusion("nhwc").outputs:
             self.assertEqual(tuple(e.evaluate(env) for e in o.strides), nhwc)
+
+    def test_solved_symbols_and_exact_divisions_are_checked_by_the_wrappers(self):
+        f = self.lib.groups
+        c = arg([2, 96], data=0x30000)
+        y, z, e = f.describe_outputs([arg([2, 64]), arg([3], data=0x20000), c])
+        self.assertEqual([o.described()[0] for o in (y, z, e)], [(2, 32, 2), (2, 32, 3), ()])
+        cases = [([arg([2, 63]), arg([3]), c], "x: extent 1 is 63, which is not 32*G"),
+                 ([arg([2, 64]), arg([4]), c], "b: extent 0 is 4"),
+                 ([arg([2, 64]), arg([3]), arg([2, 95])], "not a multiple of 32")]
+        for inputs, message in cases:
+            with self.assertRaises(fuserc.StatusError) as caught:
+                f.describe_outputs(inputs)
+            self.assertEqual(caught.exception.status, fuserc.Status.ERROR_INVALID_ARGUMENT)
+            self.assertIn(message, caught.exception.message)
 
     def test_workspace_follows_the_manifest(self):
         lib = self.lib

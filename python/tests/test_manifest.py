@@ -46,7 +46,7 @@ class ManifestTest(unittest.TestCase):
         m = self.lib.manifest
         self.assertEqual(m.name, "package_cases")
         self.assertEqual([f.name for f in m.fusions], ["scale_add", "views", "update", "column_sum",
-                                                       "nhwc"])
+                                                       "nhwc", "groups"])
         update = m.fusion("update")
         self.assertEqual(update.c_prefix, "package_cases_update")
         self.assertEqual([(i.name, i.kind, i.dtype) for i in update.inputs],
@@ -68,6 +68,18 @@ class ManifestTest(unittest.TestCase):
                          ("new_buffer", (1, 0), ["1", "K"]))
         self.assertEqual(self.lib.manifest.fusion("column_sum").workspace_bytes.evaluate({"C": 5}),
                          1536)
+
+    def test_symbols_say_where_each_gets_its_value(self):
+        groups = self.lib.manifest.fusion("groups")
+        self.assertEqual([(s.name, s.input, s.dim, s.coefficient, s.rest and s.rest.text)
+                          for s in groups.symbols],
+                         [("N", "x", 0, 1, None), ("C", "c", 1, 1, None), ("G", "x", 1, 32, "0")])
+        self.assertEqual([e.text for e in groups.outputs[1].shape], ["N", "32", "(C / 32)"])
+        # A manifest without `symbols` binds each symbol from the dim that is it.
+        raw = json.loads(json.dumps(self.raw))
+        del raw["fusions"][0]["symbols"]
+        spec = fuserc.read_manifest(self.write(raw)).fusions[0]
+        self.assertEqual([(s.name, s.input, s.dim) for s in spec.symbols], [("N", "x", 0)])
 
     def test_unknown_fusion(self):
         with self.assertRaisesRegex(KeyError, "no fusion 'softmax'"):

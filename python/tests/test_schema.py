@@ -37,6 +37,7 @@ class SchemaTest(unittest.TestCase):
             "update": "update(Tensor(a!) w, Tensor(b!) m, Tensor g, bool flag, int step) -> ()",
             "column_sum": "column_sum(Tensor x) -> Tensor",
             "nhwc": "nhwc(Tensor x, Tensor b) -> (Tensor, Tensor)",
+            "groups": "groups(Tensor x, Tensor b, Tensor c) -> (Tensor, Tensor, Tensor)",
         }
         for f in self.manifest.fusions:
             self.assertEqual(op_schema(f), expected[f.name])
@@ -61,10 +62,23 @@ class SchemaTest(unittest.TestCase):
 
     def test_repeated_symbol_must_agree(self):
         f = self.manifest.fusion("scale_add")
-        with self.assertRaisesRegex(ValueError, "input 'y' extent 0 is 7 but N is 8"):
+        with self.assertRaisesRegex(ValueError, "input 'y' extent 0 is 7, expected 8 \\(N = 8\\)"):
             bind_symbols(f, {"x": Sizes([8]), "y": Sizes([7])}, strict)
         with self.assertRaisesRegex(ValueError, "input 'y' has rank 2, expected 1"):
             bind_symbols(f, {"x": Sizes([8]), "y": Sizes([8, 1])}, strict)
+
+    def test_symbols_only_expressions_name_are_solved_as_the_wrappers_solve_them(self):
+        f = self.manifest.fusion("groups")
+        env = bind_symbols(f, {"x": Sizes([2, 64]), "b": Sizes([3]), "c": Sizes([2, 96])}, strict)
+        self.assertEqual(env, {"N": 2, "G": 2, "C": 96})
+        self.assertEqual([(o.name, shape) for o, shape, _ in new_buffer_layouts(f, env)],
+                         [("y", [2, 32, 2]), ("z", [2, 32, 3]), ("e", [])])
+        with self.assertRaisesRegex(ValueError, "input 'x' extent 1 is 63, which is not 32\\*G "
+                                    "for any whole G >= 0"):
+            bind_symbols(f, {"x": Sizes([2, 63]), "b": Sizes([3]), "c": Sizes([2, 96])}, strict)
+        with self.assertRaisesRegex(ValueError, "input 'b' extent 0 is 4, expected 3 "
+                                    "\\(G \\+ 1 with G = 2\\)"):
+            bind_symbols(f, {"x": Sizes([2, 64]), "b": Sizes([4]), "c": Sizes([2, 96])}, strict)
 
 
 if __name__ == "__main__":

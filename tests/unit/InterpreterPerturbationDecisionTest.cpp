@@ -191,21 +191,33 @@ TEST(InterpreterPerturbation, APowerOfANegativeBaseToAVarianceOfEqualValuesIsOne
   }
 }
 
-TEST(InterpreterPerturbation, ARemainderOfAQuotientUncertainByASixthOfAPeriodIsZeroInOneDraw) {
+TEST(InterpreterPerturbation, ARemainderOfAQuotientUncertainByASixthOfAPeriodSpansZeroToTheDivisor) {
   FusionBuilder b;
-  Value *x = b.input("x", DType::F32, Shape{2});
+  Value *x = b.input("x", DType::F32, Shape{3});
   // exp(12) is 162755, uncertain by a fraction of 1 after its moves: its
-  // remainder by 1 carries no digits, and a kernel's may be exactly 0;
-  // exp(1)'s does carry them.
-  Value *e = b.op(OpKind::Exp, {x}, DType::F32, Shape{2});
-  b.output(b.op(OpKind::Remainder, {e, b.floatLiteral(1.0)}, DType::F32, Shape{2}));
-  const std::map<std::string, Tensor> inputs{{"x", floats(DType::F32, {2}, {12, 1})}};
+  // remainder by 1 carries no digits, and a kernel's may be anything from 0
+  // to 1; exp(1)'s does carry them. 4601.1318359375 * 1024 is 4711559
+  // exactly: fmod 0 in the reference, -0.5 in a kernel whose product
+  // rounded the other way (seed 67917).
+  Value *e = b.op(OpKind::Exp, {x}, DType::F32, Shape{3});
+  b.output(b.op(OpKind::Remainder, {e, b.floatLiteral(1.0)}, DType::F32, Shape{3}));
+  Value *m = b.op(OpKind::Mul, {b.op(OpKind::Neg, {x}, DType::F32, Shape{3}), b.floatLiteral(1024.0)},
+                  DType::F32, Shape{3});
+  b.output(b.op(OpKind::Fmod, {m, b.floatLiteral(1.0)}, DType::F32, Shape{3}));
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {3}, {12, 1, 4601.1318359375})}};
+  EXPECT_EQ(floatValues(run(b.fusion(), inputs)[1])[2], 0.0);
   const std::vector<InterpreterResult> runs = oppositeDraws(b.fusion(), inputs, 6);
   for (const InterpreterResult &r : runs)
     ASSERT_TRUE(r.ok) << r.error;
+  for (const auto &[output, element] : {std::pair{0, 0}, std::pair{1, 2}}) {
+    const double first = floatValues(runs[0].outputs[output])[element],
+                 second = floatValues(runs[1].outputs[output])[element];
+    EXPECT_EQ(std::min(std::fabs(first), std::fabs(second)), 0.0) << first << " " << second;
+    EXPECT_EQ(std::max(std::fabs(first), std::fabs(second)), 1.0) << first << " " << second;
+  }
   const std::vector<double> first = floatValues(runs[0].outputs[0]),
                             second = floatValues(runs[1].outputs[0]);
-  EXPECT_NE(first[0] == 0, second[0] == 0) << first[0] << " " << second[0];
   EXPECT_NEAR(first[1], std::exp(1.0) - 2, 1e-4);
   EXPECT_NEAR(second[1], std::exp(1.0) - 2, 1e-4);
 }
