@@ -120,6 +120,7 @@ def GatherShape       : ShapeRule<"Gather", "the shape of the index, which has t
 def ScatterShape      : ShapeRule<"Scatter", "the shape of the input">;
 def CreationShape     : ShapeRule<"Creation", "`shape`">;
 def SameShape         : ShapeRule<"Same", "the shape of the first operand">;
+def ScalarShape       : ShapeRule<"Scalar", "rank 0 (a value, not a tensor)">;
 def NormalizationShape : ShapeRule<"Normalization", "the shape of the input; parameters broadcast over `axes`">;
 
 //===----------------------------------------------------------------------===//
@@ -400,6 +401,17 @@ def IotaOp : Op<"iota", CreationShape, FromAttr, "Creation"> {
   let summary = "A tensor of `shape` whose entries are their index along `dim`.";
   let attrs = [Req<"shape", ExtentListAttr>, Req<"dim", AxisAttr>, Opt<"dtype", DTypeAttr, "i64">];
   let cpuEval = "evalIota";
+}
+def SizeOp : Op<"size", ScalarShape, FromAttr, "Creation"> {
+  let summary = "The extent of x's dim `dim` (x.size(dim) in PyTorch) as a rank-0 value of `dtype`; x's elements are not read (canonicalization makes it an `extent`).";
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Req<"dim", AxisAttr>, Opt<"dtype", DTypeAttr, "i64">];
+  let cpuEval = "evalSize";
+}
+def ExtentOp : Op<"extent", ScalarShape, FromAttr, "Creation"> {
+  let summary = "The extent expression `value` (`H*W`, `N - 1`) evaluated at launch, as a rank-0 value of `dtype`; a bare symbol used as an operand (`div(s, N)`) is `extent(value=N)`.";
+  let attrs = [Req<"value", ExtentAttr>, Opt<"dtype", DTypeAttr, "i64">];
+  let cpuEval = "evalExtent";
 }
 def RandLikeOp : Op<"rand_like", SameShape, SameFloat, "Creation"> {
   let summary = "Uniform random numbers in [0, 1) shaped like x, from Philox4x32-10 keyed by the seed and offset scalars; element i (row-major) is word i % 4 of the block at counter (i / 4, offset).";

@@ -218,6 +218,8 @@ private:
       diag_.note(def->second, "'" + name + "' is defined here");
       return nullptr;
     }
+    if (symbols_.count(name))
+      return symbolValue(name, loc);
     if (lookupOp(name)) {
       diag_.error(loc, "'" + name + "' is an op; call it as '" + name + "(...)'");
       return nullptr;
@@ -230,6 +232,23 @@ private:
     if (Value *meant = best.empty() ? nullptr : names_[best].value)
       used_.insert(meant);
     return nullptr;
+  }
+
+  // A symbol of the input extents used as an operand: its value at launch,
+  // `extent(value=N)` (i64, rank 0), one op per symbol.
+  Value *symbolValue(const std::string &name, llvm::SMLoc loc) {
+    if (auto it = symbolValues_.find(name); it != symbolValues_.end())
+      return it->second;
+    Attributes attrs;
+    attrs.set("value", Extent::symbol(name));
+    attrs.set("dtype", DType::I64);
+    InferenceResult type = inferResultType(OpKind::Extent, {}, attrs);
+    Value *v = fusion_
+                   ->addOp(OpKind::Extent, {}, std::move(attrs),
+                           std::get<TensorType>(std::move(type)), "", loc)
+                   ->result();
+    depth_.resize(v->id() + 1, 0);
+    return symbolValues_[name] = v;
   }
 
   // The defined name closest to a misspelt one, or "" (also once past the
@@ -430,6 +449,7 @@ private:
   std::map<std::string, llvm::SMLoc> firstDefinition_;
   std::map<std::string, llvm::SMLoc> outputs_;
   std::set<std::string> symbols_;
+  std::map<std::string, Value *> symbolValues_; // see symbolValue
   std::set<const Value *> used_;
   std::vector<size_t> depth_; // by value id: see depthOf
   bool tooManyOps_ = false;

@@ -581,10 +581,43 @@ bool addComposite(GeneratorContext &g) {
   }
 }
 
+namespace {
+
+// A size as a value: y.size(d), or the extent expression of one of y's
+// dims or a product of two, combined with y.
+bool addSizeValue(GeneratorContext &g, Value *y) {
+  const size_t rank = y->rank();
+  const size_t d = g.bytes.below(rank);
+  Attributes attrs;
+  if (g.bytes.chance(30))
+    attrs.set("dtype", g.anyDType());
+  Value *size = nullptr;
+  if (g.bytes.chance(50)) {
+    attrs.set("dim", spelledAxis(g, static_cast<int64_t>(d), rank));
+    size = g.emit("size", {y}, attrs);
+  } else {
+    Extent value = y->shape()[d];
+    const Extent &other = y->shape()[g.bytes.below(rank)];
+    if (g.bytes.chance(40) && GeneratorContext::spellable(other))
+      value = value * other;
+    if (!GeneratorContext::spellable(y->shape()[d]))
+      return false;
+    attrs.set("value", value);
+    size = g.emit("extent", {}, attrs);
+  }
+  if (size && g.bytes.chance(75))
+    combine(g, y, size);
+  return size != nullptr;
+}
+
+} // namespace
+
 bool addCreation(GeneratorContext &g) {
   Value *y = g.anyTensor(0);
   if (!y)
     return false;
+  if (y->rank() > 0 && g.bytes.chance(25))
+    return addSizeValue(g, y);
   if (g.bytes.chance(30)) {
     Value *x = g.anyTensor(0, isFloatingValue);
     if (!x)

@@ -475,6 +475,48 @@ def iota_entry():
                    tolerance="exact")
 
 
+def size_entry():
+    def variants(dtype, gen):
+        def v(label, shape, dim, dims=None, dtype_attr=dtype):
+            attr = ", dtype=%s" % dtype_attr if dtype_attr else ""
+            return Variant(label, "{op}({x}, dim=%d%s)" % (dim, attr),
+                           [gen.random("x", "f32", shape, dims=dims)],
+                           lambda x: torch.tensor(x.shape[dim]).to(tdt(dtype_attr or "i64")))
+        vs = [v("[3, 4] dim=1", (3, 4), 1), v("[3, 4] dim=-2", (3, 4), -2),
+              v("[N, 300] = [2, 300] dim=0 (symbol)", (2, 300), 0, ["N", 300]),
+              v("[N, K] = [5, 2049] dim=1 (symbol)", (5, 2049), 1, ["N", "K"]),
+              v("empty [0, 3] dim=0", (0, 3), 0)]
+        if dtype == "i64":
+            vs.append(v("default dtype", (2, 4), 1, dtype_attr=None))
+        return vs
+    return OpEntry(variants, "Columns are the dtype= attribute; x is f32. The reference is "
+                             "x.size(dim) converted to the dtype (bool: size != 0).",
+                   tolerance="exact")
+
+
+def extent_entry():
+    def variants(dtype, gen):
+        def v(label, shape, value, dims, ref, dtype_attr=dtype):
+            attr = ", dtype=%s" % dtype_attr if dtype_attr else ""
+            # x binds the symbols the value names; its elements are not used.
+            return Variant(label, "{op}(value=%s%s)" % (value, attr),
+                           [gen.random("x", "f32", shape, dims=dims)],
+                           lambda x: torch.tensor(ref(*x.shape)).to(tdt(dtype_attr or "i64")))
+        vs = [v("N = 7", (7,), "{N}", ["N"], lambda n: n),
+              v("H*W = 3*5", (3, 5), "{H}*{W}", ["H", "W"], lambda h, w: h * w),
+              v("N - 1 = 0", (1,), "{N} - 1", ["N"], lambda n: n - 1),
+              v("ceildiv(N, 32) = 2", (33,), "ceildiv({N}, 32)", ["N"], lambda n: -(-n // 32)),
+              v("static 2049", (2,), "2049", None, lambda n: 2049),
+              v("N*N = 4099^2", (4099,), "{N}*{N}", ["N"], lambda n: n * n)]
+        if dtype == "i64":
+            vs.append(v("default dtype", (4,), "{N}", ["N"], lambda n: n, dtype_attr=None))
+        return vs
+    return OpEntry(variants, "Columns are the dtype= attribute. The reference is the "
+                             "extent computed from x's shape in Python, converted to the dtype "
+                             "(16,801,801 rounds in f32 and bf16 and is inf in f16; bool: value != 0).",
+                   tolerance="exact")
+
+
 def rand_like_entry():
     def variants(dtype, gen):
         def v(label, shape, seed, offset, scalar_dtype="i64"):

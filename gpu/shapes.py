@@ -118,6 +118,14 @@ BINDINGS = {
     # Head dims 2*D of 2, 14, 128 (D = 1, 7, 64).
     "rope_symbolic": [{"B": 1, "H": 1, "S": 1, "D": 1}, {"B": 2, "H": 3, "S": 13, "D": 7},
                       {"B": 1, "H": 4, "S": 101, "D": 64}],
+    # Sizes as values: one element (n - 1 = 0 divides by 0, as PyTorch's
+    # var), odd sizes, a plane of 4096; rows as _ROWS; N*N past 2^32.
+    "sizes_as_values.instance_stats": [{"N": 1, "C": 1, "H": 1, "W": 1},
+                                       {"N": 2, "C": 7, "H": 13, "W": 5},
+                                       {"N": 3, "C": 33, "H": 64, "W": 64}],
+    "sizes_as_values.scaled_rows": [{"M": 1, "K": 1}, {"M": 7, "K": 13}, {"M": 101, "K": 1000},
+                                    {"M": 3, "K": 65537}, {"M": 4099, "K": 33}],
+    "sizes_as_values.extent_values": [{"N": 1}, {"N": 101}, {"N": 46341}, {"N": 65537}],
 }
 
 # Column (outer / middle) reductions: R (rows reduced) and K (columns) of 1,

@@ -19,11 +19,11 @@ try:
 except ImportError:  # oracle_check.py --list needs neither PyTorch nor NumPy
     torch = F = None
 
-from oracle_families import (binary, cast_entry, cat_entry, clamp_entry, full_entry,
-                             gather_entry, index_select_entry, iota_entry, lerp_entry,
+from oracle_families import (binary, cast_entry, cat_entry, clamp_entry, extent_entry,
+                             full_entry, gather_entry, index_select_entry, iota_entry, lerp_entry,
                              logsumexp_entry, normalization_entry, rand_like_entry, reduction,
-                             scatter_entry, shape_op, softmax_entry, softplus_entry, unary,
-                             where_entry)
+                             scatter_entry, shape_op, size_entry, softmax_entry, softplus_entry,
+                             unary, where_entry)
 from oracle_semantics import (as_float, bool_identity, broadcast_in_dim_ref, integral_safe_mod,
                               pad_ref, pow_ref, sign_ref, slice_ref, sub_ref)
 
@@ -206,6 +206,8 @@ TABLE = {
     # Creation
     "full": full_entry(),
     "iota": iota_entry(),
+    "size": size_entry(),
+    "extent": extent_entry(),
     "rand_like": rand_like_entry(),
     # Composites
     "softmax": softmax_entry(lambda x, dim: torch.softmax(x, dim)),

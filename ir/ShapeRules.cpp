@@ -46,6 +46,8 @@ public:
       return creationShape();
     case ShapeRule::Same:
       return sameShape();
+    case ShapeRule::Scalar:
+      return scalarShape();
     case ShapeRule::Normalization:
       return normalizationShape();
     }
@@ -349,6 +351,13 @@ public:
                ", got " + typeString(src),
            2);
     return in;
+  }
+
+  // size(x, dim) and extent(value=...): rank 0; size's dim is one of x's.
+  std::vector<Extent> scalarShape() {
+    if (attrs_.has("dim"))
+      axisAttr("dim", operand(0)->rank());
+    return {};
   }
 
   std::vector<Extent> creationShape() {

@@ -98,6 +98,14 @@ std::vector<DType> operandTyping(const Op &op, std::span<Value *const> operands)
 
 // The rewriter every op is built through: applies the cast and folding
 // rules, then reuses an identical op when there is one (CSE).
+// size(x, dim=d) as extent(value=<x's extent d>): x is no longer read.
+Attributes sizeAsExtent(const Op &size) {
+  Attributes attrs;
+  attrs.set("value", size.operand(0)->shape().at(static_cast<size_t>(size.attrs().integer("dim"))));
+  attrs.set("dtype", size.attrs().dtype("dtype"));
+  return attrs;
+}
+
 class CanonicalRewriter : public FusionRewriter {
 public:
   using FusionRewriter::FusionRewriter;
@@ -199,14 +207,16 @@ private:
     if (op.kind() == OpKind::IndexSelect)
       if (Value *v = rewriteIndexSelect(rewriter_, operands, op.attrs()))
         return v;
+    if (op.kind() == OpKind::Size)
+      return rewriter_.create(OpKind::Extent, {}, sizeAsExtent(op));
     return rewriter_.create(op.kind(), operands, op.attrs());
   }
 
   // `v` (what `op` was rebuilt as) as a new value no other output has: the
   // op itself, or for a rewritten op a copy of the op that produced `v`.
   Value *distinctCopy(const Op &op, const std::vector<Value *> &operands, const Value *v) {
-    const bool rewritten =
-        op.info().composite || op.kind() == OpKind::Scatter || op.kind() == OpKind::IndexSelect;
+    const bool rewritten = op.info().composite || op.kind() == OpKind::Scatter ||
+                           op.kind() == OpKind::IndexSelect || op.kind() == OpKind::Size;
     if (rewritten && v->definingOp()) {
       const Op &def = *v->definingOp();
       return rewriter_.createDistinct(def.kind(), def.operands(), def.attrs());

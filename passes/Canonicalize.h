@@ -4,6 +4,8 @@
 //   - composite ops (softmax, log_softmax, layer_norm, rms_norm, softplus,
 //     logsumexp, std) are decomposed into primitives;
 //   - `index_select` with a 0-d index gets the 1-D index unsqueeze(index);
+//   - `size(x, dim)` becomes `extent(value=<that extent>)`, which reads no
+//     tensor;
 //   - `scatter` into a constant `full` with one index per row becomes the
 //     pointwise `where(eq(iota, index), src, background)`, so no one-hot
 //     buffer of the full shape is ever materialised;

@@ -98,6 +98,7 @@ LayoutMapping mapLayoutThroughOp(const Op &op, size_t operandIndex, const Layout
       return notMapped("'" + name + "' takes its result's order from its first operand");
     return mapped(operandLayout);
   case ShapeRule::Creation:
+  case ShapeRule::Scalar:
     return notMapped("'" + name + "' creates its result");
   }
   return notMapped("'" + name + "' has an unknown shape rule");

@@ -151,6 +151,7 @@ void DimCorrespondence::relateOp(const Op &op) {
     return;
   }
   case ShapeRule::Creation:
+  case ShapeRule::Scalar:
     return;
   }
 }

@@ -166,8 +166,7 @@ private:
     lanes_ = lanes;
     return ValueEmitter(
         [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
-        *this, [&](const Extent &e) { return kernelExtentCode(e, cx_.fusion.fusion->symbols()); },
-        "I", lanes);
+        *this, cx_.fusion.fusion->symbols(), "I", lanes);
   }
 
   // ---- coordinates ----

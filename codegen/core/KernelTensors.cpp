@@ -178,14 +178,24 @@ std::string hostTensorArguments(size_t t, const KernelTensor &tensor) {
   return s;
 }
 
+namespace {
+
+// `extent` as C over the symbol arguments a.sym[k] (long long).
+std::string symbolArgumentsCode(const Extent &extent, const std::vector<std::string> &symbols) {
+  return extentToCode(extent, [&](const std::string &s) {
+    size_t k = std::find(symbols.begin(), symbols.end(), s) - symbols.begin();
+    return "a.sym[" + std::to_string(k) + "]";
+  });
+}
+
+} // namespace
+
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols) {
-  return "((I)" +
-         extentToCode(extent,
-                      [&](const std::string &s) {
-                        size_t k = std::find(symbols.begin(), symbols.end(), s) - symbols.begin();
-                        return "a.sym[" + std::to_string(k) + "]";
-                      }) +
-         ")";
+  return "((I)" + symbolArgumentsCode(extent, symbols) + ")";
+}
+
+std::string kernelExtentValueCode(const Extent &extent, const std::vector<std::string> &symbols) {
+  return "((long long)" + symbolArgumentsCode(extent, symbols) + ")";
 }
 
 std::string denseStrideCode(const std::vector<Extent> &shape, const Layout &layout, size_t dim,

@@ -80,6 +80,8 @@ template <typename Tensors> Extent kernelBytesMoved(const Tensors &tensors) {
 // An extent in kernel code, as the index type `I`: symbols are read from
 // the argument struct's `a.sym[k]`, k the symbol's position in `symbols`.
 std::string kernelExtentCode(const Extent &extent, const std::vector<std::string> &symbols);
+// The same in 64 bits (the a.sym[k] are long long), for an extent's value.
+std::string kernelExtentValueCode(const Extent &extent, const std::vector<std::string> &symbols);
 
 // Kernel statements declaring `const I c<d><tag>` for `dims` (memory order,
 // outermost first) from the linear index `index`, innermost fastest, with

@@ -3,6 +3,7 @@
 
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
+#include "codegen/core/KernelTensors.h"
 #include "ir/DType.h"
 
 #include <algorithm>
@@ -10,11 +11,13 @@
 namespace fuserc {
 
 LaneValueEmitter::LaneValueEmitter(std::function<bool(const Value &)> isInput, LaneReader &reader,
-                                   std::function<std::string(const Extent &)> extent,
+                                   std::vector<std::string> symbols,
                                    std::function<std::string(const Value &)> name,
                                    std::string indexType, int lanes)
-    : isInput_(std::move(isInput)), reader_(reader), extent_(std::move(extent)),
+    : isInput_(std::move(isInput)), reader_(reader), symbols_(std::move(symbols)),
       name_(std::move(name)), index_(std::move(indexType)), lanes_(lanes), scopes_(1) {}
+
+std::string LaneValueEmitter::ext(const Extent &e) const { return kernelExtentCode(e, symbols_); }
 
 std::string LaneValueEmitter::body(int indent) const { return indentedLines(lines_, indent); }
 
@@ -144,6 +147,8 @@ LaneValue LaneValueEmitter::emitOp(const Op &op, const Coords &coords, int lane)
   case ShapeRule::Pad:
   case ShapeRule::Cat:
     return emitBranches(op, coords, lane);
+  case ShapeRule::Scalar:
+    return defineScalar(cudaComputeType(mathDType(result.dtype())), extentValueCode(op, symbols_));
   case ShapeRule::Creation:
   case ShapeRule::Same:
     if (op.kind() == OpKind::Full)

@@ -73,9 +73,8 @@ public:
   // `lanes`: V, at least 2; `name(v)` names values in requirements. Other
   // arguments as for ValueEmitter.
   LaneValueEmitter(std::function<bool(const Value &)> isInput, LaneReader &reader,
-                   std::function<std::string(const Extent &)> extent,
-                   std::function<std::string(const Value &)> name, std::string indexType,
-                   int lanes);
+                   std::vector<std::string> symbols, std::function<std::string(const Value &)> name,
+                   std::string indexType, int lanes);
 
   LaneValue emit(const Value &value, const Coords &coords, int lane);
 
@@ -104,7 +103,7 @@ private:
   // `target[l] = expr` for every lane l, in a fully unrolled loop.
   void assignLanes(const std::string &target, const std::string &expr);
   std::string fresh() { return "v" + std::to_string(next_++); }
-  std::string ext(const Extent &e) { return extent_(e); }
+  std::string ext(const Extent &e) const;
   void line(const std::string &text);
   void checkLimit() const;
   // Inserts `text` at the innermost hoist point (see Hoist).
@@ -112,7 +111,7 @@ private:
 
   std::function<bool(const Value &)> isInput_;
   LaneReader &reader_;
-  std::function<std::string(const Extent &)> extent_;
+  std::vector<std::string> symbols_;
   std::function<std::string(const Value &)> name_;
   std::string index_;
   int lanes_;

@@ -5,6 +5,7 @@
 
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
+#include "codegen/core/KernelTensors.h"
 #include "ir/Inference.h"
 #include "schedulers/KernelGenerator.h"
 
@@ -23,17 +24,31 @@ std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
 
 } // namespace
 
+bool isCoordinateFree(const Op &op) {
+  const ShapeRule rule = op.info().shapeRule;
+  return rule == ShapeRule::Elementwise || rule == ShapeRule::Scalar || op.kind() == OpKind::Full;
+}
+
+std::string extentValueCode(const Op &op, const std::vector<std::string> &symbols) {
+  const Extent extent =
+      op.kind() == OpKind::Size
+          ? op.operand(0)->shape().at(static_cast<size_t>(op.attrs().integer("dim")))
+          : op.attrs().extent("value");
+  return cudaConvert(kernelExtentValueCode(extent, symbols), DType::I64,
+                     mathDType(op.result()->dtype()));
+}
+
 ValueEmitter::ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
-                           std::function<std::string(const Extent &)> extent, std::string indexType,
+                           std::vector<std::string> symbols, std::string indexType,
                            bool coordinateFree)
-    : isInput_(std::move(isInput)), reader_(reader), extent_(std::move(extent)),
+    : isInput_(std::move(isInput)), reader_(reader), symbols_(std::move(symbols)),
       index_(std::move(indexType)), coordinateFree_(coordinateFree), scopes_(1) {}
 
 bool ValueEmitter::supportsCoordinateFree(const std::vector<const Op *> &ops) {
-  return std::all_of(ops.begin(), ops.end(), [](const Op *op) {
-    return op->info().shapeRule == ShapeRule::Elementwise || op->kind() == OpKind::Full;
-  });
+  return std::all_of(ops.begin(), ops.end(), [](const Op *op) { return isCoordinateFree(*op); });
 }
+
+std::string ValueEmitter::ext(const Extent &e) const { return kernelExtentCode(e, symbols_); }
 
 std::string ValueEmitter::body(int indent) const { return indentedLines(lines_, indent); }
 
@@ -85,7 +100,7 @@ std::string ValueEmitter::emit(const Value &value, const Coords &coords) {
 
 std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
   const OpInfo &info = op.info();
-  if (coordinateFree_ && info.shapeRule != ShapeRule::Elementwise && op.kind() != OpKind::Full)
+  if (coordinateFree_ && !isCoordinateFree(op))
     throw CodegenError("'" + std::string(info.name) +
                        "' needs coordinates, which this kernel variant does not track");
   switch (info.shapeRule) {
@@ -94,6 +109,8 @@ std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
   case ShapeRule::Creation:
   case ShapeRule::Same:
     return emitCreation(op, coords);
+  case ShapeRule::Scalar:
+    return define(cudaComputeType(mathDType(op.result()->dtype())), extentValueCode(op, symbols_));
   case ShapeRule::Expand:
   case ShapeRule::BroadcastInDim:
   case ShapeRule::Permute:

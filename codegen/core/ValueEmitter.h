@@ -57,13 +57,22 @@ public:
   virtual InputRead read(const Value &input, const Coords &coords) = 0;
 };
 
+// Whether `op` yields the same value at every coordinate: elementwise ops
+// (given such operands), `full` and the rank-0 `size` / `extent`.
+bool isCoordinateFree(const Op &op);
+
+// The value of a `size` or `extent` op as CUDA of its computation type,
+// from the kernel's symbol arguments `symbols` (a.sym[k]) in 64 bits: an
+// extent's value (N*N) is no index, which the index type bounds.
+std::string extentValueCode(const Op &op, const std::vector<std::string> &symbols);
+
 class ValueEmitter {
 public:
-  // `isInput(v)`: whether v is read from outside the segment. `extent(e)`
-  // turns a symbolic extent into an expression of the index type.
+  // `isInput(v)`: whether v is read from outside the segment. `symbols`:
+  // the kernel's symbol arguments, a.sym[k] in this order, from which
+  // symbolic extents are spelt in the index type.
   ValueEmitter(std::function<bool(const Value &)> isInput, InputReader &reader,
-               std::function<std::string(const Extent &)> extent, std::string indexType,
-               bool coordinateFree);
+               std::vector<std::string> symbols, std::string indexType, bool coordinateFree);
 
   // A variable (or constant) holding `value` at `coords`, in the compute
   // type of its dtype; statements computing it are appended to the body.
@@ -98,12 +107,12 @@ private:
   std::string emitScatter(const Op &op, const Coords &coords);
   Coords operandCoords(const Op &op, size_t operand, const Coords &coords);
   std::string define(const std::string &type, const std::string &expr);
-  std::string ext(const Extent &e) { return extent_(e); }
+  std::string ext(const Extent &e) const;
   void line(const std::string &text);
 
   std::function<bool(const Value &)> isInput_;
   InputReader &reader_;
-  std::function<std::string(const Extent &)> extent_;
+  std::vector<std::string> symbols_;
   std::string index_;
   bool coordinateFree_;
   std::function<bool(const Value &, const Coords &)> invariant_;

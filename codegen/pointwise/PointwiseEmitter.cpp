@@ -106,10 +106,6 @@ size_t PointwiseEmitter::tensorIndex(const Value &v, bool written) const {
 
 std::vector<std::string> PointwiseEmitter::symbols() const { return cx_.fusion.fusion->symbols(); }
 
-std::string PointwiseEmitter::kernelSymbolExtent(const Extent &e) const {
-  return kernelExtentCode(e, cx_.fusion.fusion->symbols());
-}
-
 std::string PointwiseEmitter::indexTypedef(bool wide) const {
   return std::string("  typedef ") + (wide ? "long long" : "int") + " I;\n";
 }
@@ -127,7 +123,7 @@ std::string PointwiseEmitter::kernelName(const std::string &variant, bool wide) 
 std::string PointwiseEmitter::fastKernel(int vector, bool wide, bool dense) {
   lanes_ = vector;
   ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-                       [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", true);
+                       symbols(), "I", true);
   std::vector<std::pair<size_t, std::string>> stores;
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)
@@ -266,7 +262,7 @@ std::string PointwiseEmitter::generalKernel(bool wide) {
   for (size_t d = 0; d < rank_; ++d)
     coords.push_back("c" + std::to_string(d));
   ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-                       [&](const Extent &e) { return kernelSymbolExtent(e); }, "I", false);
+                       symbols(), "I", false);
   std::vector<std::pair<size_t, std::string>> stores;
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)

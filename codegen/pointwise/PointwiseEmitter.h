@@ -40,7 +40,6 @@ private:
   void collectTensors();
   size_t tensorIndex(const Value &v, bool written) const;
   std::vector<std::string> symbols() const;
-  std::string kernelSymbolExtent(const Extent &e) const;
   std::string kernelName(const std::string &variant, bool wide) const;
 
   // The kernels (PointwiseEmitter.cpp): vec<V> and flat<V> (`dense`), gen.

@@ -206,7 +206,7 @@ std::string ResizeVectorVariant::emitKernel(bool wide) {
   std::map<size_t, std::set<size_t>> vectorDims;
   TensorLanes reader(kernel_, vectorDims, linear_, inner_, readsAt_, reread_);
   LaneValueEmitter emitter([&](const Value &v) { return !kernel_.segment.defines(v); }, reader,
-                           [&](const Extent &e) { return kernelExtentCode(e, kernel_.symbols); },
+                           kernel_.symbols,
                            [&](const Value &v) { return kernel_.analysis.name(v); }, "I", lanes_);
   Coords coords;
   for (size_t d = 0; d < rank; ++d)

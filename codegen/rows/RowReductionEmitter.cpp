@@ -291,8 +291,7 @@ std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
 ValueEmitter RowReductionEmitter::newEmitter() {
   ValueEmitter emitter(
       [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
-      *this, [&](const Extent &e) { return kernelExtentCode(e, cx_.fusion.fusion->symbols()); },
-      "I", false);
+      *this, cx_.fusion.fusion->symbols(), "I", false);
   // A divisor computed from the row's reductions (and scalars) alone, at
   // coordinates naming no reduced dim's c<d>: the same over the row, and
   // so in every phase. Not one read from a tensor: an earlier phase reads

@@ -218,10 +218,8 @@ void TransposeEmitter::chooseVectors() {
 std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::string &element,
                                        const std::string &pad) {
   tileAt_ = tileAt;
-  ValueEmitter emitter(
-      [&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-      [&](const Extent &x) { return kernelExtentCode(x, cx_.fusion.fusion->symbols()); }, "I",
-      false);
+  ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
+                       cx_.fusion.fusion->symbols(), "I", false);
   std::vector<std::string> values;
   for (size_t t = 0; t < tensors_.size(); ++t) {
     if (!tensors_[t].written)

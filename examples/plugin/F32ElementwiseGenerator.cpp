@@ -104,10 +104,8 @@ private:
     }
     for (size_t d = 0; d < rank(); ++d)
       coords.push_back("c" + std::to_string(d));
-    const std::vector<std::string> symbols = cx_.fusion.fusion->symbols();
     ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-                         [&](const Extent &e) { return kernelExtentCode(e, symbols); }, "long long",
-                         /*coordinateFree=*/false);
+                         cx_.fusion.fusion->symbols(), "long long", /*coordinateFree=*/false);
     std::string stores;
     for (size_t t = 0; t < tensors_.size(); ++t)
       if (tensors_[t].written)

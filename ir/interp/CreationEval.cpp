@@ -1,5 +1,6 @@
-// Reference evaluation of creation ops: full, iota and rand_like (Philox
-// 4x32-10, see Philox.h for the counter layout shared with the GPU).
+// Reference evaluation of creation ops: full, iota, size, extent and
+// rand_like (Philox 4x32-10, see Philox.h for the counter layout shared with
+// the GPU).
 #include "ir/interp/EvalSupport.h"
 #include "ir/interp/Philox.h"
 
@@ -26,6 +27,27 @@ Tensor evalIota(const Op &op, std::span<const Tensor *const> operands, const Eva
     result.setInt(j, index[dim]);
   });
   return result;
+}
+
+namespace {
+
+// An extent's value, exact in integer dtypes and rounded once in floating ones.
+Tensor extentValue(const Op &op, int64_t value, const EvalContext &ctx) {
+  Tensor result = interp::makeResult(op, ctx);
+  result.setInt(0, value);
+  return result;
+}
+
+} // namespace
+
+Tensor evalSize(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  const int64_t dim = interp::checkedAxis(op, "dim", op.attrs().integer("dim"), x.rank());
+  return extentValue(op, x.shape()[static_cast<size_t>(dim)], ctx);
+}
+
+Tensor evalExtent(const Op &op, std::span<const Tensor *const>, const EvalContext &ctx) {
+  return extentValue(op, ctx.evaluate(op.attrs().extent("value")), ctx);
 }
 
 Tensor evalRandLike(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {

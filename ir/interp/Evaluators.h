@@ -45,6 +45,8 @@ Tensor evalGather(const Op &, std::span<const Tensor *const>, const EvalContext 
 Tensor evalScatter(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalFull(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalIota(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalSize(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalExtent(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalRandLike(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalSoftmax(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalLogSoftmax(const Op &, std::span<const Tensor *const>, const EvalContext &);
