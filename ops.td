@@ -92,6 +92,7 @@ def SameFloat : DTypeRule<"SameFloat",
 def ReduceRule : DTypeRule<"Reduce",
   "the dtype attribute if given; otherwise bool and integer inputs give i64, others keep their dtype">;
 def ReduceKeep : DTypeRule<"ReduceKeep", "the dtype of the input">;
+def IndexRule : DTypeRule<"Index", "i64: a position along a dim">;
 def ReduceFloat : DTypeRule<"ReduceFloat",
   "the dtype attribute if given; otherwise the input dtype, which must be floating point">;
 
@@ -105,7 +106,7 @@ class ShapeRule<string ruleName, string describe> {
   string description = describe;
 }
 def ElementwiseShape  : ShapeRule<"Elementwise", "NumPy-style broadcast of the operands">;
-def ReductionShape    : ShapeRule<"Reduction", "the input with `axes` removed, or kept as 1 with keepdim=true">;
+def ReductionShape    : ShapeRule<"Reduction", "the input with `axes` (or `dim`) removed, or kept as 1 with keepdim=true">;
 def BroadcastInDimShape : ShapeRule<"BroadcastInDim", "`shape`; operand dim i maps to output dim broadcast_dims[i]">;
 def ExpandShape       : ShapeRule<"Expand", "`shape`, right-aligned; input dims of extent 1 expand">;
 def ReshapeShape      : ShapeRule<"Reshape", "`shape`, with one -1 inferred from the element count">;
@@ -460,6 +461,20 @@ def LogSumExpOp : Op<"logsumexp", ReductionShape, PromoteFloat, "Composites"> {
   let operands = [Arg<"x", AnyTensor>];
   let attrs = [Req<"axes", AxisListAttr>, Opt<"keepdim", BoolAttr, "false">];
   let cpuEval = "evalLogSumExp";
+  let composite = 1;
+}
+def ArgMaxOp : Op<"argmax", ReductionShape, IndexRule, "Composites"> {
+  let summary = "The first position along `dim` holding the largest value, a NaN counting as largest (as torch.argmax); an empty dim has none (an error).";
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Req<"dim", AxisAttr>, Opt<"keepdim", BoolAttr, "false">];
+  let cpuEval = "evalArgExtreme";
+  let composite = 1;
+}
+def ArgMinOp : Op<"argmin", ReductionShape, IndexRule, "Composites"> {
+  let summary = "The first position along `dim` holding the smallest value, a NaN counting as smallest (as torch.argmin); an empty dim has none (an error).";
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Req<"dim", AxisAttr>, Opt<"keepdim", BoolAttr, "false">];
+  let cpuEval = "evalArgExtreme";
   let composite = 1;
 }
 def StdOp : Op<"std", ReductionShape, ReduceFloat, "Composites"> {

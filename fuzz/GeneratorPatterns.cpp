@@ -185,6 +185,15 @@ Value *emitWithRandomAttributes(GeneratorContext &g, const OpInfo &info) {
   for (const AttrSpec &spec : info.attrs)
     if (spec.required || g.bytes.chance(spec.defaultValue.empty() ? 30 : 40))
       attrs.set(spec.name, randomAttrValue(g, spec, x));
+  // The position of the max or min of nothing does not exist (the
+  // interpreter refuses it, as PyTorch does).
+  if (x && (info.kind == OpKind::ArgMax || info.kind == OpKind::ArgMin)) {
+    const auto rank = static_cast<int64_t>(x->rank());
+    const int64_t dim = attrs.integer("dim");
+    if (dim < -rank || dim >= rank ||
+        GeneratorContext::mayBeEmpty(x->shape()[static_cast<size_t>(dim < 0 ? dim + rank : dim)]))
+      return nullptr;
+  }
   return g.emit(info, operands, attrs);
 }
 
@@ -555,9 +564,20 @@ bool addComposite(GeneratorContext &g) {
   Attributes attrs;
   switch (g.bytes.below(4)) {
   case 0:
-  case 1:
-    attrs.set("dim", spelledAxis(g, static_cast<int64_t>(g.bytes.below(rank)), rank));
-    return g.emit(g.bytes.chance(50) ? "softmax" : "log_softmax", {x}, attrs);
+  case 1: {
+    static constexpr std::string_view kAlongDim[] = {"softmax",     "log_softmax", "softmax",
+                                                     "log_softmax", "argmax",      "argmin"};
+    const size_t dim = g.bytes.below(rank);
+    attrs.set("dim", spelledAxis(g, static_cast<int64_t>(dim), rank));
+    std::string_view op = g.bytes.pick(kAlongDim);
+    if (op == "argmax" || op == "argmin") {
+      if (GeneratorContext::mayBeEmpty(x->shape()[dim]))
+        op = "softmax"; // no position of the extreme of nothing
+      else if (g.bytes.chance(40))
+        attrs.set("keepdim", true);
+    }
+    return g.emit(op, {x}, attrs);
+  }
   default: {
     std::vector<int64_t> axes;
     if (g.bytes.chance(70)) {

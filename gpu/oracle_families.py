@@ -602,6 +602,34 @@ def softplus_entry():
     return OpEntry(variants, tolerance="element")
 
 
+def arg_extreme_entry(fn):
+    """argmax / argmin (`fn`: torch.argmax or torch.argmin) along a dim, with
+    keepdim: random values, ties (the first wins), every special value of the
+    dtype (NaN counts as the extreme, -0 equals +0), a symbolic extent."""
+    def ref(dim, keepdim):
+        # torch has no bool argmax; False < True as in integers.
+        return lambda x: fn(x.to(torch.int64) if x.dtype == torch.bool else x, dim, keepdim)
+
+    def variants(dtype, gen):
+        def v(label, x, dim, keepdim=False):
+            call = "{op}({x}, dim=%d%s)" % (dim, ", keepdim=true" if keepdim else "")
+            return Variant(label, call, [x], ref(dim, keepdim))
+        ties = exact([1, 3, 3, 2, 0, 5, 5, 5, 5, 5, 0, 1, 0, 1, 0], dtype, (3, 5))
+        n = len(SPECIAL[dtype])
+        rows = torch.stack([exact(SPECIAL[dtype], dtype).roll(-k) for k in (0, 1, 3)])
+        return [v("[3, 7] dim=1", gen.random("x", dtype, (3, 7)), 1),
+                v("[4, 5, 6] dim=1 keepdim", gen.random("x", dtype, (4, 5, 6)), 1, keepdim=True),
+                v("[6, 4] dim=0", gen.random("x", dtype, (6, 4)), 0),
+                v("[1, 5] dim=-2 (one candidate)", gen.random("x", dtype, (1, 5)), -2),
+                v("ties [3, 5] dim=1", Input("x", dtype, ties), 1),
+                v("ties [3, 5] dim=0 keepdim", Input("x", dtype, ties), 0, keepdim=True),
+                v("special values [3, %d] dim=1" % n, Input("x", dtype, rows), 1),
+                v("[R, C] = [5, 300] dim=1 (symbol)",
+                  gen.random("x", dtype, (5, 300), dims=["R", "C"]), 1)]
+    return OpEntry(variants, "bool is compared as 0 < 1 (torch.argmax has no bool kernel); "
+                             "an empty dim is an error in both.", tolerance="exact")
+
+
 def logsumexp_entry():
     """logsumexp over axes with keepdim: rows of special values (all -inf,
     +inf, NaN), empty lanes, integer and bool inputs (f32 results)."""

@@ -30,6 +30,7 @@ RULE_DTYPES = {
     "Promote": DTYPES, "PromoteFloat": DTYPES, "PromoteToBool": DTYPES,
     "PromoteIntegral": INTEGRAL, "Where": DTYPES, "FromAttr": DTYPES, "SameAsFirst": DTYPES,
     "SameFloat": FLOATS, "Reduce": DTYPES, "ReduceKeep": DTYPES, "ReduceFloat": FLOATS,
+    "Index": DTYPES,
 }
 
 

@@ -19,8 +19,9 @@ try:
 except ImportError:  # oracle_check.py --list needs neither PyTorch nor NumPy
     torch = F = None
 
-from oracle_families import (binary, cast_entry, cat_entry, clamp_entry, extent_entry,
-                             full_entry, gather_entry, index_select_entry, iota_entry, lerp_entry,
+from oracle_families import (arg_extreme_entry, binary, cast_entry, cat_entry, clamp_entry,
+                             extent_entry, full_entry, gather_entry, index_select_entry,
+                             iota_entry, lerp_entry,
                              logsumexp_entry, normalization_entry, rand_like_entry, reduction,
                              scatter_entry, shape_op, size_entry, softmax_entry, softplus_entry,
                              unary, where_entry)
@@ -218,5 +219,7 @@ TABLE = {
     "rms_norm": normalization_entry("rms_norm", 1e-6),
     "softplus": softplus_entry(),
     "logsumexp": logsumexp_entry(),
+    "argmax": arg_extreme_entry(lambda x, dim, keepdim: torch.argmax(x, dim, keepdim)),
+    "argmin": arg_extreme_entry(lambda x, dim, keepdim: torch.argmin(x, dim, keepdim)),
     "std": reduction("std"),
 }

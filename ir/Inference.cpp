@@ -270,6 +270,8 @@ private:
       return isIntegral(operand(0)->dtype()) ? DType::I64 : operand(0)->dtype();
     case DTypeRule::ReduceKeep:
       return operand(0)->dtype();
+    case DTypeRule::Index:
+      return DType::I64;
     case DTypeRule::ReduceFloat:
       if (attrs_.has("dtype")) {
         DType t = attrs_.dtype("dtype");

@@ -70,7 +70,10 @@ public:
 
   std::vector<Extent> reductionShape() {
     const std::vector<Extent> &in = operand(0)->shape();
-    std::vector<int64_t> axes = axisSetAttr("axes", in.size(), /*allowEmpty=*/false);
+    // argmax and argmin reduce one `dim`, the others a set of `axes`.
+    std::vector<int64_t> axes = attrs_.has("dim")
+                                    ? std::vector<int64_t>{axisAttr("dim", in.size())}
+                                    : axisSetAttr("axes", in.size(), /*allowEmpty=*/false);
     bool keep = attrs_.boolean("keepdim");
     std::vector<Extent> out;
     for (size_t d = 0; d < in.size(); ++d) {

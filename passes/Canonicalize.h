@@ -2,7 +2,7 @@
 // every later pass assumes.
 //
 //   - composite ops (softmax, log_softmax, layer_norm, rms_norm, softplus,
-//     logsumexp, std) are decomposed into primitives;
+//     logsumexp, std, argmax, argmin) are decomposed into primitives;
 //   - `index_select` with a 0-d index gets the 1-D index unsqueeze(index);
 //   - `size(x, dim)` becomes `extent(value=<that extent>)`, which reads no
 //     tensor;

@@ -7,6 +7,9 @@
 //   softplus     where(beta * x > threshold, x, log1p(exp(beta * x)) / beta)
 //   logsumexp    m = max(x) with +-inf replaced by 0; log(sum(exp(x - m))) + m
 //   std          sqrt(var(x, correction))
+//   argmax       min(where(x == max(x) or isnan(x), iota along dim, INT64_MAX))
+//                (argmin with min(x)): the first position of the extreme,
+//                the first NaN where there is one (max and min propagate it)
 // Reductions keep their dims so the statistics broadcast back over x.
 // f16/bf16 inputs are computed in f32 (cast in, and cast back to the
 // composite's dtype at the end, as PyTorch's kernels do); logsumexp's
@@ -16,6 +19,8 @@
 // decomposition op by op in the dtype's precision: results agree within
 // rounding, not bit for bit.
 #include "passes/CanonicalizeRules.h"
+
+#include <limits>
 
 namespace fuserc::canonicalize_detail {
 namespace {
@@ -117,6 +122,22 @@ Value *logSumExp(FusionRewriter &rewriter, Value *x, const std::vector<int64_t> 
   return rewriter.create(OpKind::Squeeze, {y}, std::move(squeeze));
 }
 
+Value *argExtreme(FusionRewriter &rewriter, Value *x, OpKind extreme, const Attributes &attrs) {
+  const int64_t dim = attrs.integer("dim");
+  Value *hit = rewriter.binary(OpKind::Eq, x, rewriter.reduce(extreme, x, {dim}, /*keepdim=*/true));
+  if (isFloating(x->dtype()))
+    hit = rewriter.binary(OpKind::LogicalOr, hit, rewriter.unary(OpKind::Isnan, x));
+  Attributes iota;
+  iota.set("shape", x->shape());
+  iota.set("dim", dim);
+  iota.set("dtype", DType::I64);
+  Value *position = rewriter.create(OpKind::Iota, {}, std::move(iota));
+  // Every lane has a hit (its extreme, or a NaN), so the filler never wins.
+  Value *filler = rewriter.literal(Number::integer(std::numeric_limits<int64_t>::max()));
+  Value *candidate = rewriter.create(OpKind::Where, {hit, position, filler});
+  return rewriter.reduce(OpKind::Min, candidate, {dim}, attrs.boolean("keepdim"));
+}
+
 Value *standardDeviation(FusionRewriter &rewriter, Value *x, const Attributes &attrs) {
   Attributes var;
   var.set("axes", attrs.axes("axes"));
@@ -132,6 +153,11 @@ Value *decomposeComposite(FusionRewriter &rewriter, OpKind kind,
                           DType resultType) {
   if (!opInfo(kind).composite || operands.empty())
     return nullptr;
+  // argmax and argmin compare x as it is (exact in every dtype): a cast
+  // shared by their two reductions would be a tensor between kernels.
+  if (kind == OpKind::ArgMax || kind == OpKind::ArgMin)
+    return argExtreme(rewriter, operands[0], kind == OpKind::ArgMax ? OpKind::Max : OpKind::Min,
+                      attrs);
   // An integer or bool input of a floating composite (logsumexp) computes
   // in the result's type.
   const DType inputType = operands[0]->dtype();

@@ -1,5 +1,6 @@
 // Reference evaluation of composite ops (softmax, log_softmax, layer_norm,
-// rms_norm, softplus, logsumexp; std is a reduction of ReductionEval.cpp),
+// rms_norm, softplus, logsumexp, argmax, argmin; std is a reduction of
+// ReductionEval.cpp),
 // computed directly in double. Canonicalization decomposes them
 // into primitives for the GPU; evaluating the definition here, rather than
 // the decomposition, lets tests check the decomposition too.
@@ -217,6 +218,39 @@ Tensor evalLogSumExp(const Op &op, std::span<const Tensor *const> operands,
     for (size_t r = 0; r < lane.size(); ++r)
       terms[r] = std::exp(lane[r] - m);
     result.setFloat(k, storedValue(std::log(laneSum(std::move(terms), op, ctx)) + m, op, ctx));
+  }
+  return result;
+}
+
+// torch.argmax / argmin along `dim`: the first position of the extreme, a
+// NaN counting as the extreme; -0 and +0 are equal (the first wins).
+// Integers compare exactly, as int64_t.
+Tensor evalArgExtreme(const Op &op, std::span<const Tensor *const> operands,
+                      const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  Tensor result = interp::makeResult(op, ctx);
+  const interp::AxisSplit split = interp::splitReducedAxes(op, x, result);
+  const bool largest = op.kind() == OpKind::ArgMax;
+  if (split.reducedOffsets.empty() && result.numel() > 0)
+    throw EvalError(interp::describeOp(op) + ": an empty dim has no " +
+                    (largest ? "largest" : "smallest") + " value");
+  auto better = [&](size_t a, size_t b) { // element a beats element b
+    if (!x.isFloating())
+      return largest ? x.getInt(a) > x.getInt(b) : x.getInt(a) < x.getInt(b);
+    const double va = x.getFloat(a), vb = x.getFloat(b);
+    if (std::isnan(vb))
+      return false;
+    return std::isnan(va) || (largest ? va > vb : va < vb);
+  };
+  for (size_t k = 0; k < split.keptOffsets.size(); ++k) {
+    size_t best = 0;
+    auto at = [&](size_t r) {
+      return static_cast<size_t>(split.keptOffsets[k] + split.reducedOffsets[r]);
+    };
+    for (size_t r = 1; r < split.reducedOffsets.size(); ++r)
+      if (better(at(r), at(best)))
+        best = r;
+    result.setInt(k, static_cast<int64_t>(best));
   }
   return result;
 }

@@ -76,7 +76,7 @@ struct AxisSplit {
 };
 AxisSplit splitAxes(const std::vector<int64_t> &shape, const std::vector<int64_t> &axes,
                     const Op &op);
-// The split of `x` by the op's `axes` attribute, checked to give one kept
+// The split of `x` by the op's `axes` (or argmax's `dim`) attribute, checked to give one kept
 // element per element of `result`.
 AxisSplit splitReducedAxes(const Op &op, const Tensor &x, const Tensor &result);
 

@@ -143,7 +143,10 @@ AxisSplit splitAxes(const std::vector<int64_t> &shape, const std::vector<int64_t
 }
 
 AxisSplit splitReducedAxes(const Op &op, const Tensor &x, const Tensor &result) {
-  AxisSplit split = splitAxes(x.shape(), op.attrs().axes("axes"), op);
+  const Attributes &attrs = op.attrs();
+  AxisSplit split = splitAxes(
+      x.shape(), attrs.has("dim") ? std::vector<int64_t>{attrs.integer("dim")} : attrs.axes("axes"),
+      op);
   if (split.keptOffsets.size() != result.numel())
     throw EvalError(describeOp(op) + ": reducing " + shapeText(x.shape()) +
                     " does not give the result shape " + shapeText(result.shape()));

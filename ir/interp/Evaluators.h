@@ -54,6 +54,7 @@ Tensor evalLayerNorm(const Op &, std::span<const Tensor *const>, const EvalConte
 Tensor evalRmsNorm(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalSoftplus(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalLogSumExp(const Op &, std::span<const Tensor *const>, const EvalContext &);
+Tensor evalArgExtreme(const Op &, std::span<const Tensor *const>, const EvalContext &);
 // Per element, the size of a layer_norm result's error that a rounding of
 // its mean by one unit (relative to the mean of |x| over the lane) causes:
 // mean(|x|) / stddev * |w|, times reductionRounds(lane size). The

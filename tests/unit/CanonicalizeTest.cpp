@@ -5,6 +5,7 @@
 // composite is the exception: the interpreter evaluates the composite in
 // double (CompositeEval.cpp) and its decomposition op by op in the dtype's
 // precision, so those are compared within a few roundings of the dtype.
+#include "InterpreterTestUtil.h"
 #include "RandomInputs.h"
 #include "TestSupport.h"
 
@@ -338,6 +339,46 @@ TEST(Canonicalize, RewritesKeepResultsBitIdentical) {
     expectSameResults(*loadOne(source), /*exact=*/true);
 }
 
+TEST(Canonicalize, ArgMaxAndArgMinPickTheFirstExtremeOrTheFirstNaNBeforeAndAfter) {
+  std::unique_ptr<Fusion> fusion = loadOne(R"(fusion arg {
+    input x: f32[4, 5]
+    input i: i64[2, 3]
+    input b: bool[2, 3]
+    a = argmax(x, dim=1)
+    m = argmin(x, dim=-1, keepdim=true)
+    c = argmax(x, dim=0)
+    j = argmax(i, dim=1)
+    k = argmin(i, dim=1)
+    p = argmax(b, dim=1)
+    output a
+    output m
+    output c
+    output j
+    output k
+    output p
+  })");
+  const double nan = std::nan("");
+  const int64_t big = int64_t{1} << 62; // big and big + 1 are one double apart
+  const std::map<std::string, Tensor> inputs{
+      {"x", testutil::floats(DType::F32, {4, 5},
+                             {1,    3,   3,    2,  0,   // ties: the first max and the first min
+                              7,    -1,  nan,  9,  nan, // the first NaN, largest and smallest
+                              -0.0, 0.0, -0.0, -2, -2,  // -0 and +0 are equal
+                              5,    5,   5,    5,  5})},
+      {"i", testutil::ints(DType::I64, {2, 3}, {big, big + 1, big, -big, -big - 1, -big - 1})},
+      {"b", testutil::ints(DType::Bool, {2, 3}, {0, 1, 1, 0, 0, 0})}};
+  const std::vector<std::vector<int64_t>> expected{{1, 2, 0, 0}, {4, 2, 3, 0}, {1, 3, 1, 1, 1},
+                                                   {1, 0},       {0, 1},       {1, 0}};
+  const std::unique_ptr<Fusion> decomposed = canonicalize(*fusion);
+  for (const Fusion *f : {fusion.get(), decomposed.get()}) {
+    const InterpreterResult r = interpret(*f, inputs);
+    ASSERT_TRUE(r.ok) << r.error;
+    for (size_t o = 0; o < expected.size(); ++o)
+      EXPECT_EQ(testutil::intValues(r.outputs[o]), expected[o])
+          << (f == fusion.get() ? "definition" : "decomposition") << ", output " << o;
+  }
+}
+
 TEST(Canonicalize, DecomposedCompositesMatchTheirDefinitionWithinRounding) {
   const char *sources[] = {
       R"(fusion f64_all {
@@ -400,6 +441,9 @@ TEST(Canonicalize, DecomposedCompositesMatchTheirDefinitionWithinRounding) {
         y7 = std(x, axes=[0])
         y8 = std(d, axes=[1, 2], correction=0, keepdim=true)
         y9 = std(h, axes=[1])
+        y10 = argmax(x, dim=1)
+        y11 = argmin(i, dim=0, keepdim=true)
+        y12 = argmax(h, dim=0)
         output y0
         output y1
         output y2
@@ -410,6 +454,9 @@ TEST(Canonicalize, DecomposedCompositesMatchTheirDefinitionWithinRounding) {
         output y7
         output y8
         output y9
+        output y10
+        output y11
+        output y12
       })",
   };
   for (const char *source : sources)

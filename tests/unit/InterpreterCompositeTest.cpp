@@ -1,6 +1,6 @@
 // Unit tests for the reference interpreter's composite ops, evaluated
 // directly in double: softmax, log_softmax, layer_norm, rms_norm, softplus,
-// logsumexp and std.
+// logsumexp, std, argmax and argmin.
 #include "InterpreterTestUtil.h"
 
 #include <cmath>
@@ -152,4 +152,16 @@ TEST(InterpreterComposite, StdIsTheSquareRootOfTheCorrectedVariance) {
   std::vector<double> half =
       floatValues(runOp(OpKind::Std, {h}, DType::BF16, {}, reductionAttrs({0}, false, 1)));
   EXPECT_EQ(half[0], roundToFloatType(std::sqrt(7.0 / 3), DType::BF16));
+}
+
+TEST(InterpreterComposite, ArgMaxOfAnEmptyDimIsAnErrorAsInPyTorch) {
+  Tensor x = floats(DType::F32, {2, 0}, {});
+  const std::string message =
+      runOpError(OpKind::ArgMax, {x}, DType::I64, {2}, makeAttrs({{"dim", int64_t{1}}}));
+  EXPECT_NE(message.find("an empty dim has no largest value"), std::string::npos) << message;
+  // No lanes (a [0, 3] tensor along its 3) is no error: an empty result.
+  EXPECT_EQ(runOp(OpKind::ArgMin, {floats(DType::F32, {0, 3}, {})}, DType::I64, {0},
+                  makeAttrs({{"dim", int64_t{1}}}))
+                .numel(),
+            0u);
 }

@@ -100,8 +100,9 @@ TEST(OpTables, CompositesAndViewsAreMarked) {
   for (const OpInfo &op : allOps())
     if (op.composite)
       composites.insert(op.name);
-  EXPECT_EQ(composites, (std::set<std::string_view>{"softmax", "log_softmax", "layer_norm",
-                                                    "rms_norm", "softplus", "logsumexp", "std"}));
+  EXPECT_EQ(composites,
+            (std::set<std::string_view>{"softmax", "log_softmax", "layer_norm", "rms_norm",
+                                        "softplus", "logsumexp", "std", "argmax", "argmin"}));
   EXPECT_TRUE(lookupOp("permute")->viewable);
   EXPECT_FALSE(lookupOp("add")->viewable);
 }
