@@ -20,6 +20,16 @@ std::vector<int64_t> complement(const std::vector<int64_t> &axes, size_t rank) {
   return out;
 }
 
+// Whether argmax or argmin along `dim` of x (negative from the end) has no
+// answer at some binding: the dim is out of range or may be empty (the
+// interpreter refuses the position of the extreme of nothing, as PyTorch).
+bool noExtremeAlong(const Value &x, int64_t dim) {
+  const auto rank = static_cast<int64_t>(x.rank());
+  if (dim < -rank || dim >= rank)
+    return true;
+  return GeneratorContext::mayBeEmpty(x.shape()[static_cast<size_t>(dim < 0 ? dim + rank : dim)]);
+}
+
 int64_t spelledAxis(GeneratorContext &g, int64_t axis, size_t rank) {
   return g.spelledAxes({axis}, rank).front();
 }
@@ -185,15 +195,9 @@ Value *emitWithRandomAttributes(GeneratorContext &g, const OpInfo &info) {
   for (const AttrSpec &spec : info.attrs)
     if (spec.required || g.bytes.chance(spec.defaultValue.empty() ? 30 : 40))
       attrs.set(spec.name, randomAttrValue(g, spec, x));
-  // The position of the max or min of nothing does not exist (the
-  // interpreter refuses it, as PyTorch does).
-  if (x && (info.kind == OpKind::ArgMax || info.kind == OpKind::ArgMin)) {
-    const auto rank = static_cast<int64_t>(x->rank());
-    const int64_t dim = attrs.integer("dim");
-    if (dim < -rank || dim >= rank ||
-        GeneratorContext::mayBeEmpty(x->shape()[static_cast<size_t>(dim < 0 ? dim + rank : dim)]))
-      return nullptr;
-  }
+  if (x && (info.kind == OpKind::ArgMax || info.kind == OpKind::ArgMin) &&
+      noExtremeAlong(*x, attrs.integer("dim")))
+    return nullptr;
   return g.emit(info, operands, attrs);
 }
 
@@ -571,8 +575,8 @@ bool addComposite(GeneratorContext &g) {
     attrs.set("dim", spelledAxis(g, static_cast<int64_t>(dim), rank));
     std::string_view op = g.bytes.pick(kAlongDim);
     if (op == "argmax" || op == "argmin") {
-      if (GeneratorContext::mayBeEmpty(x->shape()[dim]))
-        op = "softmax"; // no position of the extreme of nothing
+      if (noExtremeAlong(*x, static_cast<int64_t>(dim)))
+        op = "softmax";
       else if (g.bytes.chance(40))
         attrs.set("keepdim", true);
     }
@@ -616,13 +620,12 @@ bool addSizeValue(GeneratorContext &g, Value *y) {
     attrs.set("dim", spelledAxis(g, static_cast<int64_t>(d), rank));
     size = g.emit("size", {y}, attrs);
   } else {
-    Extent value = y->shape()[d];
+    // The draws come first, so a seed's bytes are read alike either way.
     const Extent &other = y->shape()[g.bytes.below(rank)];
-    if (g.bytes.chance(40) && GeneratorContext::spellable(other))
-      value = value * other;
+    const bool product = g.bytes.chance(40) && GeneratorContext::spellable(other);
     if (!GeneratorContext::spellable(y->shape()[d]))
       return false;
-    attrs.set("value", value);
+    attrs.set("value", product ? y->shape()[d] * other : y->shape()[d]);
     size = g.emit("extent", {}, attrs);
   }
   if (size && g.bytes.chance(75))
