@@ -123,6 +123,7 @@ def CreationShape     : ShapeRule<"Creation", "`shape`">;
 def SameShape         : ShapeRule<"Same", "the shape of the first operand">;
 def ScalarShape       : ShapeRule<"Scalar", "rank 0 (a value, not a tensor)">;
 def NormalizationShape : ShapeRule<"Normalization", "the shape of the input; parameters broadcast over `axes`">;
+def ScanShape         : ShapeRule<"Scan", "the shape of the input; element i along `dim` combines the elements 0..i">;
 
 //===----------------------------------------------------------------------===//
 // Ops
@@ -306,6 +307,16 @@ def VarOp : Reduction<"var", "Variance over `axes` with Bessel's `correction` (1
                       "ref::reduceVar(values, attrs.integer(\"correction\"))"> {
   let attrs = [Req<"axes", AxisListAttr>, Opt<"keepdim", BoolAttr, "false">, Opt<"correction", IntAttr, "1">];
 }
+
+// Scans ------------------------------------------------------------------
+class Scan<string n, string s> : Op<n, ScanShape, ReduceRule, "Scans"> {
+  let summary = s;
+  let operands = [Arg<"x", AnyTensor>];
+  let attrs = [Req<"dim", AxisAttr>, Opt<"dtype", DTypeAttr>];
+  let cpuEval = "evalScan";
+}
+def CumsumOp : Scan<"cumsum", "Inclusive prefix sum along `dim` (torch.cumsum): element i is x[0] + ... + x[i]; `dtype` sets the accumulate and result type (bool and integer inputs give i64, wrapping on overflow).">;
+def CumprodOp : Scan<"cumprod", "Inclusive prefix product along `dim` (torch.cumprod): element i is x[0] * ... * x[i]; `dtype` as for cumsum.">;
 
 // Shape ops --------------------------------------------------------------
 def BroadcastInDimOp : Op<"broadcast_in_dim", BroadcastInDimShape, SameAsFirst, "Shape"> {

@@ -62,7 +62,8 @@ def parse_args():
                         "last one's end")
     p.add_argument("--row-sweep", default="",
                    help="comma-separated row lengths N: instead of the suite, run the row cases "
-                        "(softmax, rmsnorm; --cases filters) at 2^28 / N rows of N, 1 GiB moved")
+                        "(softmax, rmsnorm, cumsum_rows, argmax_rows, logsumexp_rows; "
+                        "--cases filters) at 2^28 / N rows of N")
     p.add_argument("--reduce-sweep", default="",
                    help="comma-separated row counts M: instead of the suite, run sum_inner at M "
                         "rows of 2^28 / M f32 (1 GiB read; M = 1 sums the whole tensor)")
@@ -279,10 +280,11 @@ def print_table(rows, copy_gbps):
 
 
 def sweep_cases(args, torch_cases):
-    """(label, stem, case) per row case and row length of --row-sweep: bf16
-    rows of N, 2^28 / N of them (1 GiB read and written)."""
+    """(label, stem, case) per row case and row length of --row-sweep: rows
+    of N, 2^28 / N of them (1 GiB of bf16 read and written; f32 cumsum twice
+    that)."""
     out = []
-    for stem in ("softmax", "rmsnorm"):
+    for stem in ("softmax", "rmsnorm", "cumsum_rows", "argmax_rows", "logsumexp_rows"):
         if args.cases not in stem:
             continue
         binding, scalars, implementation = torch_cases.CASES[stem]

@@ -69,6 +69,22 @@ def sum_outer(x):
     return x.sum(0)
 
 
+def cumsum_rows(x):
+    return torch.cumsum(x, dim=1)
+
+
+def cumsum_columns(x):
+    return torch.cumsum(x, dim=0)
+
+
+def argmax_rows(x):
+    return torch.argmax(x, dim=1)
+
+
+def logsumexp_rows(x):
+    return torch.logsumexp(x.float(), dim=1).to(x.dtype)
+
+
 # stem: (binding, scalar input values, implementation)
 CASES = {
     "bias_relu_nhwc": ({"N": 32, "C": 1024, "H": 25, "W": 25}, {}, bias_relu_nhwc),
@@ -85,4 +101,9 @@ CASES = {
     # Not in the shared suite: the project's large pure-pointwise case.
     "swiglu": ({"M": 16384, "N": 16384}, {}, swiglu),
     "transpose_3d": ({"B": 64, "S": 512, "D": 768}, {}, transpose_3d),
+    # The ops of issue 27 that make kernels of their own kind.
+    "cumsum_rows": ({"M": 16384, "N": 8192}, {}, cumsum_rows),
+    "cumsum_columns": ({"M": 8192, "N": 16384}, {}, cumsum_columns),
+    "argmax_rows": ({"M": 32768, "N": 8192}, {}, argmax_rows),
+    "logsumexp_rows": ({"M": 32768, "N": 8192}, {}, logsumexp_rows),
 }

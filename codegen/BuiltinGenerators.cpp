@@ -6,6 +6,7 @@
 #include "codegen/columns/ColumnReductionKernel.h"
 #include "codegen/pointwise/PointwiseKernel.h"
 #include "codegen/rows/RowReductionKernel.h"
+#include "codegen/scans/ScanKernel.h"
 #include "codegen/transpose/TransposeKernel.h"
 #include "schedulers/BuiltinSchedules.h"
 
@@ -52,13 +53,21 @@ public:
   }
 };
 
+class ScanGenerator final : public KernelGenerator {
+public:
+  EmittedKernel generate(const KernelRequest &request) const override {
+    return emitScanKernel(request, scheduleAs<ScanSchedule>(request, "scan"));
+  }
+};
+
 } // namespace
 
 const BuiltinGenerators &builtinGenerators() {
   static const PointwiseGenerator pointwise;
   static const TransposeGenerator transpose;
   static const ReductionGenerator reduction;
-  static const BuiltinGenerators generators{&pointwise, &transpose, &reduction};
+  static const ScanGenerator scan;
+  static const BuiltinGenerators generators{&pointwise, &transpose, &reduction, &scan};
   return generators;
 }
 

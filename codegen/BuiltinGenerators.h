@@ -1,6 +1,6 @@
 // The kernel generators of the built-in schedulers, one per family folder:
-// pointwise/, transpose/, and one for reduction segments that emits rows/
-// or columns/ kernels as the segment's ReductionSchedule says. The driver
+// pointwise/, transpose/, scans/, and one for reduction segments that emits
+// rows/ or columns/ kernels as the segment's ReductionSchedule says. The driver
 // registers each with its scheduler (registerBuiltinSchedulers).
 #pragma once
 

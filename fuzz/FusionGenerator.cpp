@@ -470,8 +470,9 @@ struct WeightedPattern {
 
 // How often each kind of statement is tried, out of the total weight.
 constexpr WeightedPattern kPatterns[] = {
-    {addElementwise, 28}, {addCast, 6},     {addReduction, 16}, {addZeroDim, 4},  {addViews, 12},
-    {addPadOrCat, 6},     {addIndexing, 7}, {addComposite, 5},  {addCreation, 5}, {addAnyOp, 11},
+    {addElementwise, 28}, {addCast, 6},     {addReduction, 16}, {addZeroDim, 4},
+    {addViews, 12},       {addPadOrCat, 6}, {addIndexing, 7},   {addComposite, 5},
+    {addCreation, 5},     {addAnyOp, 11},   {addScan, 4},
 };
 
 Pattern pickPattern(ByteReader &bytes) {

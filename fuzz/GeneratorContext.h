@@ -122,6 +122,10 @@ bool addPadOrCat(GeneratorContext &g);
 // index_select, gather or scatter with a fresh index input (values in range).
 bool addIndexing(GeneratorContext &g);
 bool addComposite(GeneratorContext &g);
+// cumsum or cumprod of any tensor along one dim, sometimes with a dtype,
+// often combined elementwise with its input (a prologue and an epilogue
+// in the scan kernel).
+bool addScan(GeneratorContext &g);
 // full, iota or rand_like, combined with a value of the fusion.
 bool addCreation(GeneratorContext &g);
 // Any op of ops.td with random operands and attributes.

@@ -605,6 +605,20 @@ bool addComposite(GeneratorContext &g) {
   }
 }
 
+bool addScan(GeneratorContext &g) {
+  Value *x = g.anyTensor(1);
+  if (!x)
+    return false;
+  Attributes attrs;
+  attrs.set("dim", spelledAxis(g, static_cast<int64_t>(g.bytes.below(x->rank())), x->rank()));
+  if (g.bytes.chance(25))
+    attrs.set("dtype", g.anyDType());
+  Value *scan = g.emit(g.bytes.chance(70) ? "cumsum" : "cumprod", {x}, attrs);
+  if (!scan || !g.bytes.chance(50))
+    return scan != nullptr;
+  return g.emit(g.bytes.chance(50) ? "add" : "mul", {scan, x}, {}) != nullptr;
+}
+
 namespace {
 
 // A size as a value: y.size(d), or the extent expression of one of y's

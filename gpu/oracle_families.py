@@ -666,3 +666,47 @@ def logsumexp_entry():
                              "and rounds once (as its other composites), where PyTorch rounds "
                              "the shift, exp, sum, log and add to the half type in turn; the "
                              "reference is torch.logsumexp in f32, rounded.")
+
+
+def scan_entry(name):
+    """cumsum / cumprod along a dim, with dtype=: random values, rows of
+    special values (inf, NaN, 0 carried along), a size-1 lane, an empty dim.
+    f16 and bf16 accumulate in f32 (their math is f32 math:
+    docs/language.md); the reference does the same and rounds the result."""
+    fn = torch.cumsum if name == "cumsum" and torch else (torch.cumprod if torch else None)
+
+    def ref(dim, dtype=None):
+        def run(x):
+            target = tdt(dtype) if dtype else None
+            if target is None and x.dtype in (torch.float16, torch.bfloat16):
+                return fn(x.to(torch.float32), dim).to(x.dtype)
+            if target in (torch.float16, torch.bfloat16):
+                return fn(x.to(torch.float32), dim).to(target)
+            return fn(x, dim, dtype=target)
+        return run
+
+    def variants(dtype, gen):
+        small = name == "cumprod"
+        lo, hi = ((-1.5, 1.5) if is_float(dtype) else (-3, 3)) if small else (
+            (-4.0, 4.0) if is_float(dtype) else (-100, 100))
+
+        def v(label, x, dim, dtype_attr=None):
+            call = "{op}({x}, dim=%d%s)" % (dim, ", dtype=%s" % dtype_attr if dtype_attr else "")
+            return Variant(label, call, [x], ref(dim, dtype_attr))
+        n = len(SPECIAL[dtype])
+        rows = torch.stack([exact(SPECIAL[dtype], dtype).roll(-k) for k in (0, 1, 3)])
+        vs = [v("[3, 7] dim=1", gen.random("x", dtype, (3, 7), lo, hi), 1),
+              v("[6, 4] dim=0", gen.random("x", dtype, (6, 4), lo, hi), 0),
+              v("[2, 3, 4] dim=-1", gen.random("x", dtype, (2, 3, 4), lo, hi), -1),
+              v("[2, 3, 4] dim=1", gen.random("x", dtype, (2, 3, 4), lo, hi), 1),
+              v("size-1 lane [4, 1] dim=1", gen.random("x", dtype, (4, 1), lo, hi), 1),
+              v("empty [0, 3] dim=0", gen.random("x", dtype, (0, 3)), 0),
+              v("special rows [3, %d] dim=1" % n, Input("x", dtype, rows), 1),
+              v("[R, C] = [3, 300] dim=1 (symbol)",
+                gen.random("x", dtype, (3, 300), lo, hi, dims=["R", "C"]), 1)]
+        for target in ("f64", "f32") if is_float(dtype) else ("i32", "i64", "f64"):
+            vs.append(v("dtype=%s" % target, gen.random("x", dtype, (3, 5), lo, hi), 1, target))
+        return vs
+    return OpEntry(variants, "Bool and integer inputs give i64 (wrapping), as torch; f16 and "
+                             "bf16 accumulate in f32 and round the result (torch's own half "
+                             "kernels may round each step).")

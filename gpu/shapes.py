@@ -53,6 +53,7 @@ BINDINGS = {
                                       {"A": 5, "B": 16, "C": 64}, {"A": 3, "B": 7, "C": 1001},
                                       {"A": 2, "B": 64, "C": 1024}],
     "composites_issue27": _ROWS,
+    "scans": _ROWS,
     "layernorm": _ROWS,
     "rmsnorm": _ROWS,
     "layernorm.layer_norm_composite": _ROWS,

@@ -23,6 +23,7 @@ from oracle_families import (arg_extreme_entry, binary, cast_entry, cat_entry, c
                              extent_entry, full_entry, gather_entry, index_select_entry,
                              iota_entry, lerp_entry,
                              logsumexp_entry, normalization_entry, rand_like_entry, reduction,
+                             scan_entry,
                              scatter_entry, shape_op, size_entry, softmax_entry, softplus_entry,
                              unary, where_entry)
 from oracle_semantics import (as_float, bool_identity, broadcast_in_dim_ref, integral_safe_mod,
@@ -132,6 +133,8 @@ TABLE = {
     "cast": cast_entry(),
     # Reductions
     "sum": reduction("sum"),
+    "cumsum": scan_entry("cumsum"),
+    "cumprod": scan_entry("cumprod"),
     "prod": reduction("prod"),
     "max": reduction("max"),
     "min": reduction("min"),

@@ -45,6 +45,7 @@ public:
     case ShapeRule::Creation:
       return creationShape();
     case ShapeRule::Same:
+    case ShapeRule::Scan:
       return sameShape();
     case ShapeRule::Scalar:
       return scalarShape();

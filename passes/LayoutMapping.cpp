@@ -91,6 +91,7 @@ LayoutMapping mapLayoutThroughOp(const Op &op, size_t operandIndex, const Layout
     return mapped(operandLayout);
   case ShapeRule::IndexSelect:
   case ShapeRule::Same:
+  case ShapeRule::Scan:
   case ShapeRule::Normalization:
     // The first operand is shaped like the result; the others (an index,
     // scalars, normalization parameters) are not.

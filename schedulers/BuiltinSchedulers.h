@@ -24,6 +24,7 @@ private:
 std::unique_ptr<Scheduler> makeAliasScheduler();
 std::unique_ptr<Scheduler> makeNormalizationScheduler(const KernelGenerator *generator);
 std::unique_ptr<Scheduler> makeReductionScheduler(const KernelGenerator *generator);
+std::unique_ptr<Scheduler> makeScanScheduler(const KernelGenerator *generator);
 std::unique_ptr<Scheduler> makeTransposeScheduler(const KernelGenerator *generator);
 std::unique_ptr<Scheduler> makePointwiseScheduler(const KernelGenerator *generator);
 

@@ -47,4 +47,29 @@ std::vector<ScheduleField> ReductionSchedule::fields() const {
           {"normalization", normalization}};
 }
 
+ScanSchedule::ScanSchedule(const SegmentedFusion &fusion, const ScheduledSegment &segment) {
+  auto found = findScanLanes(segment.segment);
+  if (auto *found_lanes = std::get_if<ScanLanes>(&found))
+    lanes = std::move(*found_lanes);
+  std::span<const Value *const> written = segment.segment.writtenOutputs();
+  if (lanes.scans.empty() || written.empty())
+    return; // not a segment the scan scheduler accepts; the generator refuses
+  reference = written.front();
+  referenceName = fusion.analysis->name(*reference);
+  order = fusion.analysis->storedLayout(*reference);
+  for (auto d = order.rbegin(); d != order.rend(); ++d)
+    if (!lanes.domain[static_cast<size_t>(*d)].isConstant(1) ||
+        static_cast<size_t>(*d) == lanes.dim) {
+      alongRows = static_cast<size_t>(*d) == lanes.dim;
+      break;
+    }
+}
+
+std::vector<ScheduleField> ScanSchedule::fields() const {
+  return {{"scanned_dim", static_cast<int64_t>(lanes.dim)},
+          {"reference", referenceName},
+          {"memory_order", order},
+          {"along_rows", alongRows}};
+}
+
 } // namespace fuserc

@@ -4,6 +4,8 @@
 //   pointwise, transpose  the written output whose elements the threads
 //                         walk (every written output has its shape) and
 //                         its memory order;
+//   scan                  the scans' lanes, and whether they run along the
+//                         reference output's innermost dim;
 //   rows, columns         the reduction's rows (the reductions, their
 //                         domain and axes) and how its dims group in memory,
 //                         which picks the family: reduced dims innermost in
@@ -59,4 +61,19 @@ public:
   bool normalization = false; // a reduction result is used again over its rows
 };
 
+// A scan segment's lanes and how they lie in memory: along the scanned
+// dim (the reference output's innermost non-1 dim: `alongRows`), a group
+// of threads shares each lane; across it, each thread runs its own lane.
+class ScanSchedule final : public Schedule {
+public:
+  // `segment` must be one the scan scheduler accepted.
+  ScanSchedule(const SegmentedFusion &fusion, const ScheduledSegment &segment);
+  std::string_view family() const override { return "scan"; }
+  std::vector<ScheduleField> fields() const override;
+  ScanLanes lanes;
+  const Value *reference = nullptr; // the first written output
+  std::string referenceName;
+  Layout order;           // the reference's memory order, outermost first
+  bool alongRows = false; // the scanned dim is innermost in that order
+};
 } // namespace fuserc

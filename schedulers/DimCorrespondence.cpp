@@ -130,6 +130,7 @@ void DimCorrespondence::relateOp(const Op &op) {
   case ShapeRule::Pad:
   case ShapeRule::Scatter:
   case ShapeRule::Same:
+  case ShapeRule::Scan:
   case ShapeRule::Normalization:
     sameDims(x);
     return;

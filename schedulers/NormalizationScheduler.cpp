@@ -33,6 +33,8 @@ public:
   Verdict canSchedule(const Segment &segment) const override {
     if (auto reason = findComposite(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findScan(segment))
+      return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a persistent kernel normalizes one set of rows");

@@ -11,6 +11,9 @@
 namespace fuserc {
 
 inline bool isReduction(const Op &op) { return op.info().shapeRule == ShapeRule::Reduction; }
+// cumsum, cumprod: each result element combines a prefix of its lane, so
+// no consumer-first indexing computes it; only the scan scheduler runs them.
+inline bool isScan(const Op &op) { return op.info().shapeRule == ShapeRule::Scan; }
 inline bool isElementwise(const Op &op) { return op.info().shapeRule == ShapeRule::Elementwise; }
 // permute, reshape, squeeze, unsqueeze, broadcasts, slice: ops whose result
 // can be described as strides over the operand's memory.

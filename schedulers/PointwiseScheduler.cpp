@@ -21,6 +21,8 @@ public:
   Verdict canSchedule(const Segment &segment) const override {
     if (auto reason = findComposite(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findScan(segment))
+      return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))

@@ -24,6 +24,8 @@ public:
   Verdict canSchedule(const Segment &segment) const override {
     if (auto reason = findComposite(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findScan(segment))
+      return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a reduction kernel reduces one set of axes of one "

@@ -17,6 +17,13 @@ std::optional<std::string> findComposite(const Segment &segment) {
   return std::nullopt;
 }
 
+std::optional<std::string> findScan(const Segment &segment) {
+  for (const Op *op : segment.ops())
+    if (isScan(*op))
+      return segment.analysis().describe(*op) + " is a scan";
+  return std::nullopt;
+}
+
 std::optional<std::string> checkKernelTensors(const Segment &segment) {
   const size_t tensors = segment.inputs().size() + segment.writtenOutputs().size();
   if (tensors <= kMaxKernelTensors)
@@ -41,6 +48,30 @@ std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::s
              " and " + a.quoted(*out) + " " + typeString(*out) + " have different shapes; " +
              std::string(kernel) + " writes one iteration space";
   return std::nullopt;
+}
+
+std::variant<ScanLanes, std::string> findScanLanes(const Segment &segment) {
+  const FusionAnalysis &a = segment.analysis();
+  ScanLanes lanes;
+  for (const Op *op : segment.ops()) {
+    if (!isScan(*op))
+      continue;
+    const auto dim = static_cast<size_t>(op->attrs().integer("dim"));
+    if (lanes.scans.empty()) {
+      lanes.domain = op->result()->shape();
+      lanes.dim = dim;
+    } else if (op->result()->shape() != lanes.domain || dim != lanes.dim) {
+      const Op &first = *lanes.scans.front();
+      return a.describe(first) + " scans dim " + std::to_string(lanes.dim) + " of " +
+             shapeString(lanes.domain) + " and " + a.describe(*op) + " dim " + std::to_string(dim) +
+             " of " + shapeString(op->result()->shape()) +
+             "; a scan kernel carries one set of lanes";
+    }
+    lanes.scans.push_back(op);
+  }
+  if (lanes.scans.empty())
+    return std::string("it has no scan");
+  return lanes;
 }
 
 bool ReductionRows::isReducedShape(const std::vector<Extent> &shape) const {

@@ -23,6 +23,9 @@ namespace fuserc {
 // Composite ops are decomposed by canonicalization; no kernel runs them.
 std::optional<std::string> findComposite(const Segment &segment);
 
+// "'t3' (cumsum) is a scan": only the scan scheduler's kernels carry a
+// prefix along a lane.
+std::optional<std::string> findScan(const Segment &segment);
 // Tensors one kernel may read and write. A kernel's argument struct holds a
 // pointer and strides per tensor (about 150 bytes): 128 stay well inside
 // CUDA's 32 KiB of kernel parameters. More split into several kernels.
@@ -54,6 +57,15 @@ struct ReductionRows {
 std::variant<ReductionRows, std::string> findReductionRows(const Segment &segment,
                                                            std::string_view oneKernel);
 
+// The scans of a segment when they all scan the same dim of tensors of one
+// shape (the same lanes).
+struct ScanLanes {
+  std::vector<const Op *> scans; // in fusion order
+  std::vector<Extent> domain;    // the shape every scan reads and writes
+  size_t dim = 0;                // the dim every scan runs along
+};
+// The lanes, or why there are none: no scan, or two that disagree.
+std::variant<ScanLanes, std::string> findScanLanes(const Segment &segment);
 // For each op of the segment (in segment order): whether it is a reduction
 // or reads, through ops of the segment, a reduction's result.
 std::vector<bool> dependsOnReduction(const Segment &segment);

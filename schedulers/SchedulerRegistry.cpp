@@ -71,6 +71,7 @@ void registerBuiltinSchedulers(SchedulerRegistry &registry, const BuiltinGenerat
   registry.add(makeAliasScheduler());
   registry.add(makeNormalizationScheduler(generators.reduction));
   registry.add(makeReductionScheduler(generators.reduction));
+  registry.add(makeScanScheduler(generators.scan));
   registry.add(makeTransposeScheduler(generators.transpose));
   registry.add(makePointwiseScheduler(generators.pointwise));
 }

@@ -7,6 +7,7 @@
 //   alias          view-only segments: no kernel at all, so it goes first;
 //   normalization  a reduction broadcast back over its rows (persistent);
 //   reduction      reductions whose outputs are all reduced;
+//   scan           cumsum / cumprod, which no other built-in accepts;
 //   transpose      inputs and outputs disagree on the innermost dimension;
 //   pointwise      everything else without a reduction.
 //
@@ -74,9 +75,10 @@ struct BuiltinGenerators {
   const KernelGenerator *pointwise = nullptr;
   const KernelGenerator *transpose = nullptr;
   const KernelGenerator *reduction = nullptr; // normalization and reduction segments
+  const KernelGenerator *scan = nullptr;
 };
 
-// Registers alias, normalization, reduction, transpose and pointwise, in
+// Registers alias, normalization, reduction, scan, transpose and pointwise, in
 // that order, each with its generator.
 void registerBuiltinSchedulers(SchedulerRegistry &registry,
                                const BuiltinGenerators &generators = {});

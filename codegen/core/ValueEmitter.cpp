@@ -148,6 +148,7 @@ std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
     return emitScatter(op, coords);
   case ShapeRule::Reduction:
   case ShapeRule::Normalization:
+  case ShapeRule::Scan:
     break;
   }
   throw CodegenError("'" + std::string(info.name) +

@@ -36,6 +36,8 @@ using CpuEvaluator = Tensor (*)(const Op &op, std::span<const Tensor *const> ope
 
 Tensor evalElementwise(const Op &, std::span<const Tensor *const>, const EvalContext &);
 Tensor evalReduction(const Op &, std::span<const Tensor *const>, const EvalContext &);
+// cumsum, cumprod: inclusive prefixes along `dim`.
+Tensor evalScan(const Op &, std::span<const Tensor *const>, const EvalContext &);
 // broadcast_in_dim, expand, reshape, permute, squeeze, unsqueeze, slice, pad:
 // each output element reads (at most) one input element.
 Tensor evalIndexMap(const Op &, std::span<const Tensor *const>, const EvalContext &);

@@ -39,7 +39,7 @@ uint64_t mix(uint64_t x) {
 // (layerNormErrorScale). None: the result's magnitude.
 // Either is then multiplied by reductionRounds of the elements reduced per
 // result (layerNormErrorScale does so itself). A var's, a std's, a
-// product's, an exp's, log_softmax's and logsumexp's, and a sum's or
+// product's, a scan's, an exp's, log_softmax's and logsumexp's, and a sum's or
 // difference of computed operands: below. `result` is the op's unmoved
 // result.
 std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> operands,
@@ -104,6 +104,28 @@ std::optional<Tensor> errorScale(const Op &op, std::span<const Tensor *const> op
     for (size_t i = 0; i < scale->numel(); ++i)
       scale->setFloat(i, std::fabs(result.getFloat(i)) * (2 + 1.173 * std::fabs(x.getFloat(i))) *
                              0x1p-23 / std::fabs(relative));
+    return scale;
+  } else if ((op.kind() == OpKind::Cumsum || op.kind() == OpKind::Cumprod) &&
+             operands[0]->isFloating()) {
+    // A scan's prefix of n elements rounds like a sum (its terms' |x|, the
+    // same scan of |x|) or a product (its own magnitude) of them; a kernel
+    // carries each prefix from the one before, so every element takes the
+    // rounds of the whole lane.
+    if (op.kind() == OpKind::Cumsum) {
+      Tensor magnitudes = *operands[0];
+      for (size_t i = 0; i < magnitudes.numel(); ++i)
+        magnitudes.setFloat(i, std::fabs(magnitudes.getFloat(i)));
+      const std::vector<const Tensor *> absolute{&magnitudes};
+      scale = evalScan(op, std::span<const Tensor *const>(absolute), ctx);
+    } else {
+      scale = result;
+      for (size_t i = 0; i < scale->numel(); ++i)
+        scale->setFloat(i, std::fabs(scale->getFloat(i)));
+    }
+    const size_t lane = static_cast<size_t>(
+        operands[0]->shape().at(static_cast<size_t>(op.attrs().integer("dim"))));
+    for (size_t i = 0; i < scale->numel(); ++i)
+      scale->setFloat(i, scale->getFloat(i) * reductionRounds(lane));
     return scale;
   } else if (op.kind() == OpKind::Prod && operands[0]->isFloating()) {
     // Each factor a kernel multiplies in rounds by up to half an ulp of the
@@ -529,7 +551,7 @@ bool computes(const Op &op) {
   }
   const ShapeRule rule = op.info().shapeRule;
   return op.info().composite || rule == ShapeRule::Elementwise || rule == ShapeRule::Reduction ||
-         rule == ShapeRule::Normalization;
+         rule == ShapeRule::Scan || rule == ShapeRule::Normalization;
 }
 
 void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
@@ -543,10 +565,12 @@ void perturbResult(Tensor &t, const Tensor *plain, const Op &op,
   // model operands rounded alike (a product of such differences is then 0
   // or NaN throughout, not in every draw).
   const bool sum = op.kind() == OpKind::Add || op.kind() == OpKind::Sub;
-  const ZeroRule zero = op.info().shapeRule == ShapeRule::Reduction ? ZeroRule::OneOfPairOrUnmoved
-                        : !sum                                      ? ZeroRule::OneOfPair
-                        : options.cancelToZero                      ? ZeroRule::Always
-                                                                    : ZeroRule::Never;
+  const bool accumulates =
+      op.info().shapeRule == ShapeRule::Reduction || op.info().shapeRule == ShapeRule::Scan;
+  const ZeroRule zero = accumulates            ? ZeroRule::OneOfPairOrUnmoved
+                        : !sum                 ? ZeroRule::OneOfPair
+                        : options.cancelToZero ? ZeroRule::Always
+                                               : ZeroRule::Never;
   const DType dtype = op.result()->dtype();
   moveElements(t, relativeFor(t, options), drawBase(op, options), scale ? &*scale : nullptr, zero,
                approximated(op), plain, dtype == DType::F16 || dtype == DType::BF16);

@@ -1,5 +1,6 @@
 // Reference evaluation of reductions (ShapeRule Reduction): sum, prod, max,
-// min, mean, var, and the composite std. The per-op math is the `cpu` expression of ops.td,
+// min, mean, var, and the composite std; and of the scans cumsum and cumprod,
+// which share their accumulation rules. The per-op math is the `cpu` expression of ops.td,
 // compiled into the generated cpuReduce overloads.
 #include "ir/interp/EvalSupport.h"
 #include "ir/interp/ReferenceMath.h"
@@ -30,50 +31,80 @@ void reduceAll(const Op &op, const Tensor &x, const interp::AxisSplit &split, Re
   }
 }
 
-// Whether the order of accumulation decides a sum or product of `values`
-// in an accumulator of magnitudes up to `largest` (log2 of the smallest
-// subnormal: `tiniest`): some order overflows where another does not (a sum
-// whose positive or negative terms overflow although the total fits, or
-// overflow against an infinity of the other sign; a product that overflows
-// and also meets a zero or underflows), a product of an infinity and finite
-// factors whose partial product may underflow to 0 (inf or NaN), or a
-// product ending below the normal range.
-bool orderDecides(std::span<const double> values, bool product, double largest, int tiniest) {
-  double up = 0, down = 0;
-  bool zero = false, plusInf = false, minusInf = false, allQuarters = true;
-  for (double v : values) {
-    if (std::isnan(v))
-      return false;
+// Whether the order of accumulation decides a sum or product of the values
+// added so far, in an accumulator of magnitudes up to `largest` (log2 of
+// the smallest subnormal: `tiniest`): some order overflows where another
+// does not (a sum whose positive or negative terms overflow although the
+// total fits, or overflow against an infinity of the other sign; a product
+// that overflows and also meets a zero or underflows), a product of an
+// infinity and finite factors whose partial product may underflow to 0 (inf
+// or NaN), or a product ending below the normal range. Incremental, so that
+// a scan asks it of every prefix.
+class OrderRisk {
+public:
+  OrderRisk(bool product, double largest, int tiniest)
+      : product_(product), largest_(largest), tiniest_(tiniest) {}
+
+  void add(double v) {
+    if (std::isnan(v)) {
+      nan_ = true;
+      return;
+    }
     if (std::isinf(v)) {
-      (v > 0 ? plusInf : minusInf) = true;
-      continue;
+      (v > 0 ? plusInf_ : minusInf_) = true;
+      return;
     }
-    if (product) {
-      zero |= v == 0;
-      allQuarters &= std::fabs(v) <= 0.25;
+    if (product_) {
+      zero_ |= v == 0;
+      allQuarters_ &= std::fabs(v) <= 0.25;
       if (v != 0)
-        (std::fabs(v) > 1 ? up : down) += std::log2(std::fabs(v));
+        (std::fabs(v) > 1 ? up_ : down_) += std::log2(std::fabs(v));
     } else {
-      (v > 0 ? up : down) += v;
+      (v > 0 ? up_ : down_) += v;
     }
   }
-  // A product below the smallest normal number is rounded in the subnormal
-  // range, coarsely: one order ends at 0, another stuck at a subnormal.
-  // Factors of at most 1/4 cannot hold a subnormal up (the roundings add
-  // at most a third of half the smallest subnormal): where the exact
-  // product is below a quarter of the smallest subnormal, every order ends
-  // at 0.
-  const int tiniestNormal = tiniest == -149 ? -126 : -1022;
-  const bool alwaysZero = allQuarters && up + down < tiniest - 2;
-  if (plusInf || minusInf) {
-    if (product)
-      return !zero && down < tiniest;
-    return !(plusInf && minusInf) && (plusInf ? -down : up) > largest;
+
+  bool decides() const {
+    if (nan_)
+      return false;
+    // A product below the smallest normal number is rounded in the subnormal
+    // range, coarsely: one order ends at 0, another stuck at a subnormal.
+    // Factors of at most 1/4 cannot hold a subnormal up (the roundings add
+    // at most a third of half the smallest subnormal): where the exact
+    // product is below a quarter of the smallest subnormal, every order ends
+    // at 0.
+    const int tiniestNormal = tiniest_ == -149 ? -126 : -1022;
+    const bool alwaysZero = allQuarters_ && up_ + down_ < tiniest_ - 2;
+    if (plusInf_ || minusInf_) {
+      if (product_)
+        return !zero_ && down_ < tiniest_;
+      return !(plusInf_ && minusInf_) && (plusInf_ ? -down_ : up_) > largest_;
+    }
+    if (product_)
+      return (up_ > std::log2(largest_) && (zero_ || down_ < tiniest_)) ||
+             (!zero_ && up_ + down_ < tiniestNormal && !alwaysZero);
+    return (up_ > largest_ || -down_ > largest_) && std::fabs(up_ + down_) <= largest_;
   }
-  if (product)
-    return (up > std::log2(largest) && (zero || down < tiniest)) ||
-           (!zero && up + down < tiniestNormal && !alwaysZero);
-  return (up > largest || -down > largest) && std::fabs(up + down) <= largest;
+
+private:
+  bool product_;
+  double largest_;
+  int tiniest_;
+  double up_ = 0, down_ = 0;
+  bool nan_ = false, zero_ = false, plusInf_ = false, minusInf_ = false, allQuarters_ = true;
+};
+
+OrderRisk orderRisk(bool product, bool narrow) {
+  return OrderRisk(product,
+                   narrow ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max(),
+                   narrow ? -149 : -1074);
+}
+
+bool orderDecides(std::span<const double> values, bool product, bool narrow) {
+  OrderRisk risk = orderRisk(product, narrow);
+  for (double v : values)
+    risk.add(v);
+  return risk.decides();
 }
 
 // Sum, prod, mean and var as kernels may accumulate them
@@ -84,9 +115,7 @@ std::optional<double> kernelOrderReduce(const Op &op, std::span<const double> va
   auto round = [&](double v) { return narrow ? static_cast<double>(static_cast<float>(v)) : v; };
   const bool product = op.kind() == OpKind::Prod;
   if ((product || op.kind() == OpKind::Sum || op.kind() == OpKind::Mean) &&
-      orderDecides(values, product,
-                   narrow ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max(),
-                   narrow ? -149 : -1074))
+      orderDecides(values, product, narrow))
     return std::numeric_limits<double>::quiet_NaN();
   switch (op.kind()) {
   case OpKind::Sum:
@@ -180,6 +209,46 @@ Tensor evalReduction(const Op &op, std::span<const Tensor *const> operands,
     }
   } catch (const std::domain_error &e) { // e.g. the max of an empty set
     throw EvalError(interp::describeOp(op) + ": " + e.what());
+  }
+  return result;
+}
+
+Tensor evalScan(const Op &op, std::span<const Tensor *const> operands, const EvalContext &ctx) {
+  const Tensor &x = interp::operandAt(op, operands, 0);
+  Tensor result = interp::makeResult(op, ctx);
+  const int64_t dim = interp::checkedAxis(op, "dim", op.attrs().integer("dim"), x.shape().size());
+  // The lanes along `dim`; x and the result share the shape, so offsets.
+  const interp::AxisSplit split = interp::splitAxes(x.shape(), {dim}, op);
+  const bool product = op.kind() == OpKind::Cumprod;
+  const DType resultType = op.result()->dtype();
+  for (int64_t kept : split.keptOffsets) {
+    if (isFloating(resultType)) {
+      // As the reductions: inputs convert to the result dtype (f16 and bf16
+      // math in f32), accumulated in double. Where kernels may round
+      // (kernelOrder), a prefix whose overflow depends on the order of
+      // accumulation is NaN (ill-defined), as for sum and prod.
+      const DType floatType = interp::storageDType(resultType);
+      OrderRisk risk = orderRisk(product, floatType != DType::F64);
+      bool undecided = false;
+      double acc = product ? 1.0 : 0.0;
+      for (int64_t r : split.reducedOffsets) {
+        const size_t i = static_cast<size_t>(kept + r);
+        const double v = interp::readAsFloat(x, i, floatType);
+        acc = product ? acc * v : acc + v;
+        risk.add(v);
+        undecided = undecided || (ctx.kernelOrder && risk.decides());
+        result.setFloat(i, undecided ? std::numeric_limits<double>::quiet_NaN() : acc);
+      }
+    } else {
+      // Integers wrap, through unsigned arithmetic.
+      uint64_t acc = product ? 1 : 0;
+      for (int64_t r : split.reducedOffsets) {
+        const size_t i = static_cast<size_t>(kept + r);
+        const auto v = static_cast<uint64_t>(interp::readAsInt(x, i, resultType));
+        acc = product ? acc * v : acc + v;
+        result.setInt(i, static_cast<int64_t>(acc));
+      }
+    }
   }
   return result;
 }

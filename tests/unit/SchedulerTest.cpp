@@ -357,7 +357,7 @@ fusion f {
 }
 
 TEST_F(SchedulerTest, RegistryListsBuiltinsInPriorityOrder) {
-  EXPECT_EQ(registry.namesList(), "alias,normalization,reduction,transpose,pointwise");
+  EXPECT_EQ(registry.namesList(), "alias,normalization,reduction,scan,transpose,pointwise");
   EXPECT_EQ(registry.origin("pointwise"), "built-in");
 }
 
@@ -366,8 +366,8 @@ TEST_F(SchedulerTest, RegistryRefusesADuplicateName) {
   registerBuiltinSchedulers(other);
   other.setOrigin("plugin 'x.so'");
   registerBuiltinSchedulers(other);
-  EXPECT_EQ(other.all().size(), 5u);
-  ASSERT_EQ(other.errors().size(), 5u);
+  EXPECT_EQ(other.all().size(), 6u);
+  ASSERT_EQ(other.errors().size(), 6u);
   EXPECT_EQ(other.errors().front(), "scheduler 'alias' is already registered (built-in)");
 }
 
@@ -379,8 +379,8 @@ TEST_F(SchedulerTest, SelectOrdersAndRejectsUnknownNames) {
   EXPECT_EQ(list[1]->name(), "reduction");
   EXPECT_EQ(std::get<std::string>(registry.select({"pointwise", "fancy"})),
             "unknown scheduler 'fancy'; known schedulers are "
-            "alias,normalization,reduction,transpose,pointwise");
-  EXPECT_EQ(std::get<std::vector<const Scheduler *>>(registry.select({})).size(), 5u);
+            "alias,normalization,reduction,scan,transpose,pointwise");
+  EXPECT_EQ(std::get<std::vector<const Scheduler *>>(registry.select({})).size(), 6u);
 }
 
 } // namespace

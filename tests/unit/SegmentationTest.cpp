@@ -83,13 +83,13 @@ fusion bias_grad {
 })"));
   // db comes first in the fusion; the segments read g independently.
   EXPECT_EQ(schedulerNames(sf), (std::vector<std::string>{"reduction", "pointwise"}));
-  ASSERT_EQ(sf.wholeFusion.size(), 5u);
+  ASSERT_EQ(sf.wholeFusion.size(), 6u);
   EXPECT_EQ(sf.wholeFusion[2].scheduler, "reduction");
   EXPECT_EQ(sf.wholeFusion[2].reason, "'db' reduces axes [0] but 'dx' is not reduced; a "
                                       "reduction kernel writes only reduced outputs");
   ASSERT_EQ(sf.boundaries.size(), 1u); // both read g
   EXPECT_EQ(sf.boundaries[0].shared.size(), 1u);
-  EXPECT_EQ(sf.boundaries[0].rejections.size(), 5u);
+  EXPECT_EQ(sf.boundaries[0].rejections.size(), 6u);
 }
 
 TEST_F(SegmentationTest, ReadyReductionsLaunchBeforePointwiseSegmentsWhateverTheOpOrder) {

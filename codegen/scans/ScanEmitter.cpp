@@ -1,0 +1,345 @@
+// Scan kernels (see ScanKernel.h): the device code of the `_lanes` kernel,
+// its argument struct, the host block that picks the group size and
+// launches it, and the plan.
+#include "codegen/core/BlockReduce.h"
+#include "codegen/core/CudaTypes.h"
+#include "codegen/core/ElementwiseCode.h"
+#include "codegen/core/IndexChecks.h"
+#include "codegen/core/KernelContext.h"
+#include "codegen/core/KernelTensors.h"
+#include "codegen/core/ReductionValues.h"
+#include "codegen/core/ValueEmitter.h"
+#include "codegen/core/VariantHook.h"
+#include "codegen/scans/ScanKernel.h"
+#include "ir/Limits.h"
+#include "ir/Printer.h"
+#include "schedulers/OpFamilies.h"
+
+#include <algorithm>
+#include <map>
+
+namespace fuserc {
+namespace {
+
+constexpr int kBlock = 256;
+constexpr int64_t kMaxBlocks = 1 << 20;
+constexpr size_t kMaxRank = limits::kMaxRank;
+// Elements per thread and chunk: along rows, 8 consecutive elements (32
+// bytes of f32, read from lines a warp reads whole); across rows, 4 lines'
+// elements in flight per thread.
+constexpr int kAlongRowsElements = 8;
+constexpr int kAcrossRowsElements = 4;
+
+class ScanEmitter : public InputReader {
+public:
+  ScanEmitter(const KernelContext &cx, const ScanSchedule &schedule)
+      : cx_(cx), schedule_(schedule), lanes_(schedule.lanes),
+        v_(schedule.alongRows ? kAlongRowsElements : kAcrossRowsElements) {}
+
+  EmittedKernel run() {
+    if (lanes_.scans.empty() || !schedule_.reference)
+      throw CodegenError("segment " + std::to_string(cx_.segment.id) +
+                         " has no scan or writes nothing");
+    if (lanes_.domain.size() > kMaxRank)
+      throw CodegenError("rank " + std::to_string(lanes_.domain.size()) +
+                         " is above the supported " + std::to_string(kMaxRank));
+    KernelOperands operands = collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "scan");
+    tensors_ = std::move(operands.tensors);
+    scalars_ = std::move(operands.scalars);
+    for (const KernelTensor &t : tensors_)
+      if (t.written && t.value->shape() != lanes_.domain)
+        throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
+                           " is not shaped like the scanned " + shapeString(lanes_.domain));
+    EmittedKernel out;
+    out.source = blockReduceCuda() + argsStruct("") + "\n" + kernel();
+    fillPlan(out.plan);
+    return out;
+  }
+
+  InputRead read(const Value &input, const Coords &coords) override {
+    if (auto scan = scanIndex(input); scan < lanes_.scans.size()) {
+      auto element = elementOf_.find(coords.at(lanes_.dim));
+      if (element == elementOf_.end())
+        throw CodegenError("internal: " + cx_.analysis.quoted(input) +
+                           " is read away from the elements its scan computed");
+      return "r" + std::to_string(scan) + "_" + std::to_string(element->second);
+    }
+    if (input.isScalarInput())
+      return scalarArgRead(scalars_, input);
+    const size_t t = kernelTensorIndex(tensors_, input, false, cx_.analysis);
+    std::string offset = "0";
+    for (size_t d = 0; d < coords.size(); ++d)
+      offset +=
+          " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
+    return InputRead::load("((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
+                           std::to_string(t) + "])[" + offset + "]");
+  }
+
+private:
+  std::vector<std::string> symbols() const { return cx_.fusion.fusion->symbols(); }
+
+  size_t scanIndex(const Value &v) const {
+    for (size_t j = 0; j < lanes_.scans.size(); ++j)
+      if (lanes_.scans[j]->result() == &v)
+        return j;
+    return lanes_.scans.size();
+  }
+
+  // The dims a line index enumerates: all but the scanned one and static
+  // 1s, in the reference's memory order (innermost fastest).
+  std::vector<size_t> lineDims() const {
+    std::vector<size_t> dims;
+    for (int64_t d : schedule_.order) {
+      const auto u = static_cast<size_t>(d);
+      if (u != lanes_.dim && !lanes_.domain[u].isConstant(1))
+        dims.push_back(u);
+    }
+    return dims;
+  }
+
+  // Element k of a thread's chunk: position p<k> along the scanned dim.
+  Coords elementCoords(int k) const {
+    Coords c;
+    for (size_t d = 0; d < lanes_.domain.size(); ++d)
+      c.push_back(d == lanes_.dim                  ? "p" + std::to_string(k)
+                  : lanes_.domain[d].isConstant(1) ? "0"
+                                                   : "c" + std::to_string(d));
+    return c;
+  }
+
+  // ---- device code ----
+
+  std::string argsStruct(const std::string &prefix) const {
+    const std::string nt = std::to_string(std::max<size_t>(tensors_.size(), 1));
+    const std::string ns = std::to_string(std::max<size_t>(symbols().size(), 1));
+    const std::string R = std::to_string(kMaxRank);
+    std::string s = "typedef struct {\n";
+    s += "  void *ptr[" + nt + "];\n";
+    s += "  long long st[" + nt + "][" + R + "];  /* strides per tensor dim */\n";
+    s += "  long long size[" + R + "];\n";
+    s += "  long long len, lines;  /* the scanned extent; the lines along it */\n";
+    s += "  int group, pad_;       /* lanes per line: a power of two up to 32 */\n";
+    s += "  long long sym[" + ns + "];\n";
+    return s + argsStructEnd(scalars_, "", cx_.segment.segment, prefix + cx_.base);
+  }
+
+  std::string kernel() {
+    const std::string V = std::to_string(v_);
+    std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
+                    std::string(cx_.segment.scheduler->name()) + ")\n";
+    s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) + ") " +
+         kernelName() + "(const " + cx_.base + "_args a) {\n";
+    s += "  typedef long long I;\n";
+    s += "  const I L = (I)a.len, lines = (I)a.lines;\n";
+    s += "  const int G = a.group, lane = (int)(threadIdx.x & 31), sub = lane & (G - 1);\n";
+    s += "  const I per_warp = 32 / G;\n";
+    s += "  const I warp = ((I)blockIdx.x * blockDim.x + threadIdx.x) >> 5;\n";
+    s += "  const I warps = ((I)gridDim.x * blockDim.x) >> 5;\n";
+    s += "  // Whole warps iterate together: every lane takes part in the shuffles.\n";
+    s += "  for (I first = warp * per_warp; first < lines; first += warps * per_warp) {\n";
+    s += "    I line = first + lane / G;\n";
+    s += "    const bool live = line < lines;\n";
+    s += "    if (!live)\n      line = lines - 1;\n";
+    s += decomposeIndexCode("line", lineDims(), "", "line_rest", "    ");
+    for (size_t j = 0; j < lanes_.scans.size(); ++j) {
+      const Op &op = *lanes_.scans[j];
+      const DType acc = reductionAccumulator(op.result()->dtype());
+      s += "    " + cudaComputeType(acc) + " carry" + std::to_string(j) + " = " +
+           reductionIdentity(scanKind(op), acc) + ";  // " + cx_.analysis.describe(op) + "\n";
+    }
+    s += "    for (I base = 0; base < L; base += (I)G * " + V + ") {\n";
+    s += "      const I p_first = base + (I)sub * " + V + ";\n";
+    for (int k = 0; k < v_; ++k) {
+      const std::string K = std::to_string(k);
+      elementOf_["p" + K] = k;
+      // Positions past the end compute the last element again (in range),
+      // and take no part in the scan nor the stores.
+      s += "      const I p" + K + " = p_first + " + K + " < L ? p_first + " + K + " : L - 1;\n";
+    }
+    s += chunkBody();
+    s += "    }\n  }\n}\n";
+    return s;
+  }
+
+  static OpKind scanKind(const Op &op) {
+    return op.kind() == OpKind::Cumprod ? OpKind::Prod : OpKind::Sum;
+  }
+
+  // One chunk: each scan in turn (its inputs, its scan, its results as
+  // registers r<j>_<k>), then every store.
+  std::string chunkBody() {
+    const std::string pad = "      ", V = std::to_string(v_);
+    ValueEmitter emitter(
+        [&](const Value &v) {
+          return !cx_.segment.segment.defines(v) || scanIndex(v) < lanes_.scans.size();
+        },
+        *this, symbols(), "I", false);
+    std::string s;
+    size_t taken = 0;
+    auto flush = [&] {
+      const std::string body = emitter.body(static_cast<int>(pad.size()));
+      s += body.substr(taken);
+      taken = body.size();
+    };
+    for (size_t j = 0; j < lanes_.scans.size(); ++j) {
+      const Op &op = *lanes_.scans[j];
+      const DType acc = reductionAccumulator(op.result()->dtype());
+      const std::string A = cudaComputeType(acc), J = std::to_string(j);
+      const std::string C = reductionCombiner(scanKind(op)) + "()";
+      const std::string identity = reductionIdentity(scanKind(op), acc);
+      std::vector<std::string> x;
+      for (int k = 0; k < v_; ++k)
+        x.push_back(
+            reductionInputAsAccumulator(op, emitter.emit(*op.operand(0), elementCoords(k))));
+      flush();
+      s += pad + "// " + cx_.analysis.describe(op) + ": the thread's " + V +
+           " elements, then its group's threads before it, then the chunks before\n";
+      s += pad + A + " s" + J + "[" + V + "];\n";
+      for (int k = 0; k < v_; ++k) {
+        const std::string K = std::to_string(k);
+        s += pad + "s" + J + "[" + K + "] = p_first + " + K + " < L ? " + x[k] + " : " + identity +
+             ";\n";
+        if (k > 0)
+          s += pad + "s" + J + "[" + K + "] = " + C + "(s" + J + "[" + std::to_string(k - 1) +
+               "], s" + J + "[" + K + "]);\n";
+      }
+      s += pad + "{\n";
+      s += pad + "  " + A + " t = s" + J + "[" + std::to_string(v_ - 1) + "];\n";
+      s += pad + "  for (int o = 1; o < G; o <<= 1) {\n";
+      s += pad + "    const " + A + " y = __shfl_up_sync(0xffffffffu, t, o, G);\n";
+      s += pad + "    if (sub >= o)\n";
+      s += pad + "      t = " + C + "(y, t);\n";
+      s += pad + "  }\n";
+      s += pad + "  " + A + " before = __shfl_up_sync(0xffffffffu, t, 1, G);\n";
+      s += pad + "  if (sub == 0)\n";
+      s += pad + "    before = " + identity + ";\n";
+      s += pad + "  const " + A + " prefix = " + C + "(carry" + J + ", before);\n";
+      s += pad + "  for (int k = 0; k < " + V + "; ++k)\n";
+      s += pad + "    s" + J + "[k] = " + C + "(prefix, s" + J + "[k]);\n";
+      s += pad + "  carry" + J + " = " + C + "(carry" + J +
+           ", __shfl_sync(0xffffffffu, t, G - 1, G));\n";
+      s += pad + "}\n";
+      const DType result = op.result()->dtype();
+      for (int k = 0; k < v_; ++k)
+        s += pad + "const " + cudaComputeType(mathDType(result)) + " r" + J + "_" +
+             std::to_string(k) + " = " +
+             cudaConvert("s" + J + "[" + std::to_string(k) + "]", acc, mathDType(result)) + ";\n";
+    }
+    std::vector<std::string> stores;
+    for (size_t t = 0; t < tensors_.size(); ++t) {
+      if (!tensors_[t].written)
+        continue;
+      const Value &v = *tensors_[t].value;
+      const Op *def = v.definingOp();
+      const bool fold =
+          def && cx_.segment.segment.contains(*def) && scanIndex(v) == lanes_.scans.size();
+      for (int k = 0; k < v_; ++k) {
+        const Coords at = elementCoords(k);
+        const std::string value = storedExpression(emitter, v, tensors_[t].storage, fold, at);
+        stores.push_back("if (live && p_first + " + std::to_string(k) + " < L)\n" + pad + "  " +
+                         storeStatement(t, tensors_[t].storage, at, value));
+      }
+    }
+    flush();
+    for (const std::string &st : stores)
+      s += pad + st + "\n";
+    return s;
+  }
+
+  std::string kernelName() const { return cx_.base + "_lanes"; }
+
+  // ---- host side ----
+
+  std::string hostLaunch() const {
+    auto sym = [](const std::string &s) { return "sym_" + s; };
+    const std::string V = std::to_string(v_), B = std::to_string(kBlock);
+    std::string s = "{\n";
+    s += "  FUSERC_NAME_" + cx_.base + "_args a;\n";
+    s += "  const char *kernel = \"" + kernelName() + "\";\n";
+    s += "  long long blocks;\n";
+    s += "  memset(&a, 0, sizeof a);\n";
+    if (segmentChecksIndices(cx_.segment.segment))
+      s += indexFlagHostCode();
+    s += hostSymbolAndScalarArguments(symbols(), scalars_);
+    s += "  a.lines = 1;\n";
+    for (size_t d = 0; d < lanes_.domain.size(); ++d) {
+      const std::string D = std::to_string(d);
+      s += "  a.size[" + D + "] = " + extentToCode(lanes_.domain[d], sym) + ";\n";
+      s += d == lanes_.dim ? "  a.len = a.size[" + D + "];\n" : "  a.lines *= a.size[" + D + "];\n";
+    }
+    for (size_t t = 0; t < tensors_.size(); ++t)
+      s += hostTensorArguments(t, tensors_[t]);
+    s += "  if (a.len > 0 && a.lines > 0) {\n";
+    s += "    a.group = 1;\n";
+    if (schedule_.alongRows)
+      s += "    while (a.group < 32 && (long long)a.group * " + V +
+           " < a.len)\n"
+           "      a.group *= 2;\n";
+    // The testing hook's alternatives (codegen/core/VariantHook.h): one
+    // thread per line, and whole warps per line.
+    s += variantHookPick(cx_.base, 2, "    ");
+    s += variantHookForce(0, {{"", "a.group = 1;"}, {"", "a.group = 32;"}}, "    ");
+    s += variantHookLaunched("kernel", "    ");
+    s += "    blocks = ((a.lines + 32 / a.group - 1) / (32 / a.group) + " +
+         std::to_string(kBlock / 32 - 1) + ") / " + std::to_string(kBlock / 32) + ";\n";
+    s += "    if (blocks > " + std::to_string(kMaxBlocks) +
+         "LL)\n      blocks = " + std::to_string(kMaxBlocks) + "LL;\n";
+    s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)blocks, 1, 1, " + B +
+         ", 0, &a, stream);\n";
+    s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
+    s += "  }\n}\n";
+    return s;
+  }
+
+  void fillPlan(KernelPlan &plan) const {
+    plan.name = cx_.base;
+    plan.scheduler = std::string(cx_.segment.scheduler->name());
+    plan.segment = static_cast<int>(cx_.segment.id);
+    for (const Op *op : cx_.segment.segment.ops())
+      plan.ops.push_back(cx_.analysis.name(*op->result()));
+    std::string scans, accumulate;
+    for (const Op *op : lanes_.scans) {
+      scans += (scans.empty() ? "" : " ") + cx_.analysis.name(*op->result()) + "(" +
+               std::string(op->info().name) + ")";
+      accumulate += (accumulate.empty() ? "" : " ") +
+                    std::string(dtypeName(reductionAccumulator(op->result()->dtype())));
+    }
+    plan.parameters = schedule_.fields();
+    plan.parameters.insert(plan.parameters.end(), {{"block", int64_t{kBlock}},
+                                                   {"elements_per_thread", int64_t{v_}},
+                                                   {"scans", scans},
+                                                   {"accumulate", accumulate}});
+    plan.variants.push_back(
+        {kernelName(), "G lanes of a warp per line, " + std::to_string(v_) +
+                           " consecutive elements per thread and chunk, 64-bit indices"});
+    plan.selection =
+        schedule_.alongRows
+            ? "one variant; G is the smallest power of two up to 32 with G * " +
+                  std::to_string(v_) + " >= the scanned extent"
+            : "one variant; G = 1 (the scanned dim is not innermost: neighbouring threads walk "
+              "neighbouring lines)";
+    plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(lines * G / " +
+                          std::to_string(kBlock) + "), " + std::to_string(kMaxBlocks) +
+                          "), a grid-stride loop over lines";
+    plan.bytesMoved = kernelBytesMoved(tensors_);
+    plan.argsStruct = argsStruct("FUSERC_NAME_");
+    plan.hostLaunch = hostLaunch();
+  }
+
+  const KernelContext &cx_;
+  const ScanSchedule &schedule_;
+  const ScanLanes &lanes_;
+  int v_;
+  std::vector<KernelTensor> tensors_;
+  std::vector<const Value *> scalars_;
+  std::map<std::string, int> elementOf_; // "p<k>" -> k
+};
+
+} // namespace
+
+EmittedKernel emitScanKernel(const KernelRequest &request, const ScanSchedule &schedule) {
+  const KernelContext cx(request);
+  return ScanEmitter(cx, schedule).run();
+}
+
+} // namespace fuserc
