@@ -246,6 +246,7 @@ INT_RANGES = {
     "indexing.gather_select_pad": {"g": ("0", "N"), "s": ("0", "N")},
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
     "composites_issue27.index_select_0d": {"i": ("0", "N")},
+    "scans.gathered_scan": {"i": ("0", "N")},
     "padding_masked_softmax": {"lengths": ("0", "S + 1")},
     "cross_entropy": {"labels": ("0", "V")},
 }

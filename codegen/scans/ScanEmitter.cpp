@@ -16,6 +16,7 @@
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace fuserc {
@@ -24,11 +25,24 @@ namespace {
 constexpr int kBlock = 256;
 constexpr int64_t kMaxBlocks = 1 << 20;
 constexpr size_t kMaxRank = limits::kMaxRank;
-// Elements per thread and chunk: along rows, 8 consecutive elements (32
-// bytes of f32, read from lines a warp reads whole); across rows, 4 lines'
-// elements in flight per thread.
+// Elements per thread and chunk, all loaded before the scan needs them:
+// along rows 8; across rows, where a thread walks its line alone, 16.
 constexpr int kAlongRowsElements = 8;
-constexpr int kAcrossRowsElements = 4;
+constexpr int kAcrossRowsElements = 16;
+
+// Whether a coordinate expression is one a whole line shares: a line
+// coordinate c<d> (or a literal). Anything else (a position p<k>, or an
+// expression the emitter built, such as a gathered index) is computed per
+// element.
+bool sharedByTheLine(const std::string &expr) {
+  if (expr.empty())
+    return false;
+  const size_t digits = expr[0] == 'c' ? 1 : 0;
+  if (digits == 1 && expr.size() == 1)
+    return false;
+  return std::all_of(expr.begin() + static_cast<std::ptrdiff_t>(digits), expr.end(),
+                     [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+}
 
 class ScanEmitter : public InputReader {
 public:
@@ -67,12 +81,8 @@ public:
     if (input.isScalarInput())
       return scalarArgRead(scalars_, input);
     const size_t t = kernelTensorIndex(tensors_, input, false, cx_.analysis);
-    std::string offset = "0";
-    for (size_t d = 0; d < coords.size(); ++d)
-      offset +=
-          " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
     return InputRead::load("((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
-                           std::to_string(t) + "])[" + offset + "]");
+                           std::to_string(t) + "])[" + offsetCode(t, coords) + "]");
   }
 
 private:
@@ -107,6 +117,27 @@ private:
     return c;
   }
 
+  // The element offset of kernel tensor `t` at `coords`: the terms that do
+  // not vary along the line are summed once per line (lb<n>), the rest per
+  // element.
+  std::string offsetCode(size_t t, const Coords &coords) {
+    std::string invariant = "0", varying;
+    for (size_t d = 0; d < coords.size(); ++d) {
+      if (coords[d] == "0")
+        continue;
+      const std::string term =
+          coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
+      if (sharedByTheLine(coords[d]))
+        invariant += " + " + term;
+      else
+        varying += " + " + term;
+    }
+    auto [it, added] = lineBases_.try_emplace(invariant, "lb" + std::to_string(lineBases_.size()));
+    if (added)
+      lineBaseOrder_.push_back(invariant);
+    return it->second + varying;
+  }
+
   // ---- device code ----
 
   std::string argsStruct(const std::string &prefix) const {
@@ -125,13 +156,26 @@ private:
 
   std::string kernel() {
     const std::string V = std::to_string(v_);
+    for (int k = 0; k < v_; ++k)
+      elementOf_["p" + std::to_string(k)] = k;
+    const std::string body = chunkBody(); // first: it names the line bases
     std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
                     std::string(cx_.segment.scheduler->name()) + ")\n";
     s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) + ") " +
          kernelName() + "(const " + cx_.base + "_args a) {\n";
     s += "  typedef long long I;\n";
+    // Per warp, a chunk's scan values pass through shared memory from the
+    // order they are loaded in (element k*G + sub of the chunk in thread
+    // sub: coalesced) to the order they are scanned in (elements sub*V to
+    // sub*V + V - 1: consecutive), and back; one pad word per 32 keeps
+    // both orders free of bank conflicts.
+    s += "  __shared__ __align__(8) unsigned char smem[" +
+         std::to_string(kBlock / 32 * bufferWords() * maxAccBytes()) + "];\n";
+    s += "  unsigned char *const chunk_buf = smem + (threadIdx.x >> 5) * " +
+         std::to_string(bufferWords() * maxAccBytes()) + ";\n";
     s += "  const I L = (I)a.len, lines = (I)a.lines;\n";
     s += "  const int G = a.group, lane = (int)(threadIdx.x & 31), sub = lane & (G - 1);\n";
+    s += "  const int group_at = (lane / G) * G * " + V + ";  // the group's slots in chunk_buf\n";
     s += "  const I per_warp = 32 / G;\n";
     s += "  const I warp = ((I)blockIdx.x * blockDim.x + threadIdx.x) >> 5;\n";
     s += "  const I warps = ((I)gridDim.x * blockDim.x) >> 5;\n";
@@ -141,6 +185,8 @@ private:
     s += "    const bool live = line < lines;\n";
     s += "    if (!live)\n      line = lines - 1;\n";
     s += decomposeIndexCode("line", lineDims(), "", "line_rest", "    ");
+    for (const std::string &invariant : lineBaseOrder_)
+      s += "    const I " + lineBases_.at(invariant) + " = " + invariant + ";\n";
     for (size_t j = 0; j < lanes_.scans.size(); ++j) {
       const Op &op = *lanes_.scans[j];
       const DType acc = reductionAccumulator(op.result()->dtype());
@@ -148,17 +194,26 @@ private:
            reductionIdentity(scanKind(op), acc) + ";  // " + cx_.analysis.describe(op) + "\n";
     }
     s += "    for (I base = 0; base < L; base += (I)G * " + V + ") {\n";
-    s += "      const I p_first = base + (I)sub * " + V + ";\n";
     for (int k = 0; k < v_; ++k) {
       const std::string K = std::to_string(k);
-      elementOf_["p" + K] = k;
       // Positions past the end compute the last element again (in range),
       // and take no part in the scan nor the stores.
-      s += "      const I p" + K + " = p_first + " + K + " < L ? p_first + " + K + " : L - 1;\n";
+      s += "      const I q" + K + " = base + (I)" + K + " * G + sub, p" + K + " = q" + K +
+           " < L ? q" + K + " : L - 1;\n";
     }
-    s += chunkBody();
+    s += body;
     s += "    }\n  }\n}\n";
     return s;
+  }
+
+  // Words of chunk_buf per warp: 32 * V slots and their pads.
+  int bufferWords() const { return 32 * v_ + v_; }
+
+  int maxAccBytes() const {
+    int bytes = 4;
+    for (const Op *op : lanes_.scans)
+      bytes = std::max(bytes, dtypeBytes(reductionAccumulator(op->result()->dtype())));
+    return bytes;
   }
 
   static OpKind scanKind(const Op &op) {
@@ -192,19 +247,26 @@ private:
         x.push_back(
             reductionInputAsAccumulator(op, emitter.emit(*op.operand(0), elementCoords(k))));
       flush();
-      s += pad + "// " + cx_.analysis.describe(op) + ": the thread's " + V +
-           " elements, then its group's threads before it, then the chunks before\n";
-      s += pad + A + " s" + J + "[" + V + "];\n";
+      const std::string buf = "((" + A + " *)chunk_buf)";
+      auto slot = [&](const std::string &at) {
+        return buf + "[(" + at + ") + ((" + at + ") >> 5)]";
+      };
+      s += pad + "// " + cx_.analysis.describe(op) +
+           ": each thread's consecutive elements, then the threads before it in its group, "
+           "then the chunks before\n";
       for (int k = 0; k < v_; ++k) {
         const std::string K = std::to_string(k);
-        s += pad + "s" + J + "[" + K + "] = p_first + " + K + " < L ? " + x[k] + " : " + identity +
-             ";\n";
-        if (k > 0)
-          s += pad + "s" + J + "[" + K + "] = " + C + "(s" + J + "[" + std::to_string(k - 1) +
-               "], s" + J + "[" + K + "]);\n";
+        s += pad + slot("group_at + " + K + " * G + sub") + " = q" + K + " < L ? " + x[k] + " : " +
+             identity + ";\n";
       }
+      s += pad + "__syncwarp();\n";
       s += pad + "{\n";
-      s += pad + "  " + A + " t = s" + J + "[" + std::to_string(v_ - 1) + "];\n";
+      s += pad + "  " + A + " v[" + V + "];\n";
+      s += pad + "  v[0] = " + slot("group_at + sub * " + V) + ";\n";
+      s += pad + "  for (int m = 1; m < " + V + "; ++m)\n";
+      s +=
+          pad + "    v[m] = " + C + "(v[m - 1], " + slot("group_at + sub * " + V + " + m") + ");\n";
+      s += pad + "  " + A + " t = v[" + std::to_string(v_ - 1) + "];\n";
       s += pad + "  for (int o = 1; o < G; o <<= 1) {\n";
       s += pad + "    const " + A + " y = __shfl_up_sync(0xffffffffu, t, o, G);\n";
       s += pad + "    if (sub >= o)\n";
@@ -214,16 +276,20 @@ private:
       s += pad + "  if (sub == 0)\n";
       s += pad + "    before = " + identity + ";\n";
       s += pad + "  const " + A + " prefix = " + C + "(carry" + J + ", before);\n";
-      s += pad + "  for (int k = 0; k < " + V + "; ++k)\n";
-      s += pad + "    s" + J + "[k] = " + C + "(prefix, s" + J + "[k]);\n";
+      s += pad + "  for (int m = 0; m < " + V + "; ++m)\n";
+      s += pad + "    " + slot("group_at + sub * " + V + " + m") + " = " + C + "(prefix, v[m]);\n";
       s += pad + "  carry" + J + " = " + C + "(carry" + J +
            ", __shfl_sync(0xffffffffu, t, G - 1, G));\n";
       s += pad + "}\n";
+      s += pad + "__syncwarp();\n";
       const DType result = op.result()->dtype();
       for (int k = 0; k < v_; ++k)
         s += pad + "const " + cudaComputeType(mathDType(result)) + " r" + J + "_" +
              std::to_string(k) + " = " +
-             cudaConvert("s" + J + "[" + std::to_string(k) + "]", acc, mathDType(result)) + ";\n";
+             cudaConvert(slot("group_at + " + std::to_string(k) + " * G + sub"), acc,
+                         mathDType(result)) +
+             ";\n";
+      s += pad + "__syncwarp();  // chunk_buf is free again\n";
     }
     std::vector<std::string> stores;
     for (size_t t = 0; t < tensors_.size(); ++t) {
@@ -236,8 +302,9 @@ private:
       for (int k = 0; k < v_; ++k) {
         const Coords at = elementCoords(k);
         const std::string value = storedExpression(emitter, v, tensors_[t].storage, fold, at);
-        stores.push_back("if (live && p_first + " + std::to_string(k) + " < L)\n" + pad + "  " +
-                         storeStatement(t, tensors_[t].storage, at, value));
+        stores.push_back("if (live && q" + std::to_string(k) + " < L)\n" + pad + "  ((" +
+                         cudaStorageType(tensors_[t].storage) + " *)a.ptr[" + std::to_string(t) +
+                         "])[" + offsetCode(t, at) + "] = " + value + ";");
       }
     }
     flush();
@@ -310,8 +377,9 @@ private:
                                                    {"scans", scans},
                                                    {"accumulate", accumulate}});
     plan.variants.push_back(
-        {kernelName(), "G lanes of a warp per line, " + std::to_string(v_) +
-                           " consecutive elements per thread and chunk, 64-bit indices"});
+        {kernelName(), "G lanes of a warp per line, chunks of G * " + std::to_string(v_) +
+                           " elements loaded coalesced and scanned " + std::to_string(v_) +
+                           " consecutive ones per thread through shared memory, 64-bit indices"});
     plan.selection =
         schedule_.alongRows
             ? "one variant; G is the smallest power of two up to 32 with G * " +
@@ -333,6 +401,9 @@ private:
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
   std::map<std::string, int> elementOf_; // "p<k>" -> k
+  // Line-invariant offset sums -> their variables, in order of first use.
+  std::map<std::string, std::string> lineBases_;
+  std::vector<std::string> lineBaseOrder_;
 };
 
 } // namespace
