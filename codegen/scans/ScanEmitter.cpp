@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 namespace fuserc {
 namespace {
@@ -29,6 +30,14 @@ constexpr size_t kMaxRank = limits::kMaxRank;
 // along rows 8; across rows, where a thread walks its line alone, 16.
 constexpr int kAlongRowsElements = 8;
 constexpr int kAcrossRowsElements = 16;
+// Lines split along the scanned dim when they are too few to fill the GPU:
+// up to kMaxSplits pieces while the warps stay under kSplitWarps, each
+// piece at least 4 chunks long. A first kernel (_totals) writes each
+// piece's totals, in which the pieces after it start; so pieces * lines
+// stays under kSplitWarps * 32 and the totals fit in kMaxTotals.
+constexpr int kMaxSplits = 64;
+constexpr int64_t kSplitWarps = 4096;
+constexpr int64_t kMaxTotals = kSplitWarps * 32;
 
 // Whether a coordinate expression is one a whole line shares: a line
 // coordinate c<d> (or a literal). Anything else (a position p<k>, or an
@@ -65,7 +74,10 @@ public:
         throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
                            " is not shaped like the scanned " + shapeString(lanes_.domain));
     EmittedKernel out;
-    out.source = blockReduceCuda() + argsStruct("") + "\n" + kernel();
+    splittable_ = !chained();
+    out.source = blockReduceCuda() + argsStruct("") + "\n" + kernel(false);
+    if (splittable_)
+      out.source += "\n" + kernel(true);
     fillPlan(out.plan);
     return out;
   }
@@ -93,6 +105,27 @@ private:
       if (lanes_.scans[j]->result() == &v)
         return j;
     return lanes_.scans.size();
+  }
+
+  // Whether a scan reads, through ops of the segment, another's result: a
+  // piece of its lane then needs the other's prefix before its own totals,
+  // so such segments are not split.
+  bool chained() const {
+    for (const Op *scan : lanes_.scans) {
+      std::vector<const Value *> pending{scan->operand(0)};
+      std::set<const Value *> seen;
+      while (!pending.empty()) {
+        const Value *v = pending.back();
+        pending.pop_back();
+        if (!cx_.segment.segment.defines(*v) || !seen.insert(v).second)
+          continue;
+        if (scanIndex(*v) < lanes_.scans.size())
+          return true;
+        for (const Value *operand : v->definingOp()->operands())
+          pending.push_back(operand);
+      }
+    }
+    return false;
   }
 
   // The dims a line index enumerates: all but the scanned one and static
@@ -150,19 +183,23 @@ private:
     s += "  long long size[" + R + "];\n";
     s += "  long long len, lines;  /* the scanned extent; the lines along it */\n";
     s += "  int group, pad_;       /* lanes per line: a power of two up to 32 */\n";
+    s += "  long long splits, span;  /* pieces per line, positions per piece */\n";
+    s += "  void *totals;          /* per scan, per piece and line: its total */\n";
     s += "  long long sym[" + ns + "];\n";
     return s + argsStructEnd(scalars_, "", cx_.segment.segment, prefix + cx_.base);
   }
 
-  std::string kernel() {
+  // The _lanes kernel, or with `totals` the _totals kernel, which scans the
+  // same pieces without storing and writes each piece's totals.
+  std::string kernel(bool totals) {
     const std::string V = std::to_string(v_);
     for (int k = 0; k < v_; ++k)
       elementOf_["p" + std::to_string(k)] = k;
-    const std::string body = chunkBody(); // first: it names the line bases
+    const std::string body = chunkBody(totals); // first: it names the line bases
     std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
                     std::string(cx_.segment.scheduler->name()) + ")\n";
     s += "extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kBlock) + ") " +
-         kernelName() + "(const " + cx_.base + "_args a) {\n";
+         kernelName(totals) + "(const " + cx_.base + "_args a) {\n";
     s += "  typedef long long I;\n";
     // Per warp, a chunk's scan values pass through shared memory from the
     // order they are loaded in (element k*G + sub of the chunk in thread
@@ -173,37 +210,60 @@ private:
          std::to_string(kBlock / 32 * bufferWords() * maxAccBytes()) + "];\n";
     s += "  unsigned char *const chunk_buf = smem + (threadIdx.x >> 5) * " +
          std::to_string(bufferWords() * maxAccBytes()) + ";\n";
-    s += "  const I L = (I)a.len, lines = (I)a.lines;\n";
+    s += "  const I L = (I)a.len, lines = (I)a.lines, S = (I)a.splits, span = (I)a.span;\n";
     s += "  const int G = a.group, lane = (int)(threadIdx.x & 31), sub = lane & (G - 1);\n";
     s += "  const int group_at = (lane / G) * G * " + V + ";  // the group's slots in chunk_buf\n";
     s += "  const I per_warp = 32 / G;\n";
     s += "  const I warp = ((I)blockIdx.x * blockDim.x + threadIdx.x) >> 5;\n";
     s += "  const I warps = ((I)gridDim.x * blockDim.x) >> 5;\n";
     s += "  // Whole warps iterate together: every lane takes part in the shuffles.\n";
-    s += "  for (I first = warp * per_warp; first < lines; first += warps * per_warp) {\n";
-    s += "    I line = first + lane / G;\n";
-    s += "    const bool live = line < lines;\n";
-    s += "    if (!live)\n      line = lines - 1;\n";
+    s += "  // Pieces of one split are neighbours: so are their lines in memory.\n";
+    s += "  for (I first = warp * per_warp; first < lines * S; first += warps * per_warp) {\n";
+    s += "    I piece = first + lane / G;\n";
+    s += "    const bool live = piece < lines * S;\n";
+    s += "    if (!live)\n      piece = lines * S - 1;\n";
+    s += "    const I split = piece / lines, line = piece - split * lines;\n";
+    s += "    const I begin = split * span, end = begin + span < L ? begin + span : L;\n";
     s += decomposeIndexCode("line", lineDims(), "", "line_rest", "    ");
     for (const std::string &invariant : lineBaseOrder_)
       s += "    const I " + lineBases_.at(invariant) + " = " + invariant + ";\n";
     for (size_t j = 0; j < lanes_.scans.size(); ++j) {
       const Op &op = *lanes_.scans[j];
       const DType acc = reductionAccumulator(op.result()->dtype());
-      s += "    " + cudaComputeType(acc) + " carry" + std::to_string(j) + " = " +
-           reductionIdentity(scanKind(op), acc) + ";  // " + cx_.analysis.describe(op) + "\n";
+      const std::string J = std::to_string(j), A = cudaComputeType(acc);
+      s += "    " + A + " carry" + J + " = " + reductionIdentity(scanKind(op), acc) + ";  // " +
+           cx_.analysis.describe(op) + "\n";
+      if (!totals && splittable_)
+        s += "    for (I before = 0; before < split; ++before)  // the pieces before, in order\n"
+             "      carry" +
+             J + " = " + reductionCombiner(scanKind(op)) + "()(carry" + J + ", " +
+             totalsAt(j, "before") + ");\n";
     }
-    s += "    for (I base = 0; base < L; base += (I)G * " + V + ") {\n";
+    s += "    for (I base = begin; base < end; base += (I)G * " + V + ") {\n";
     for (int k = 0; k < v_; ++k) {
       const std::string K = std::to_string(k);
       // Positions past the end compute the last element again (in range),
       // and take no part in the scan nor the stores.
       s += "      const I q" + K + " = base + (I)" + K + " * G + sub, p" + K + " = q" + K +
-           " < L ? q" + K + " : L - 1;\n";
+           " < end ? q" + K + " : end - 1;\n";
     }
     s += body;
-    s += "    }\n  }\n}\n";
+    s += "    }\n";
+    if (totals) {
+      s += "    if (live && sub == 0) {\n";
+      for (size_t j = 0; j < lanes_.scans.size(); ++j)
+        s += "      " + totalsAt(j, "split") + " = carry" + std::to_string(j) + ";\n";
+      s += "    }\n";
+    }
+    s += "  }\n}\n";
     return s;
+  }
+
+  // Scan j's total of piece `split` of the current line in the totals area.
+  std::string totalsAt(size_t j, const std::string &split) const {
+    const std::string A = cudaComputeType(reductionAccumulator(lanes_.scans[j]->result()->dtype()));
+    return "((" + A + " *)((unsigned char *)a.totals + " + std::to_string(j) + "LL * " +
+           std::to_string(kMaxTotals * 8) + "LL))[" + split + " * lines + line]";
   }
 
   // Words of chunk_buf per warp: 32 * V slots and their pads.
@@ -222,7 +282,7 @@ private:
 
   // One chunk: each scan in turn (its inputs, its scan, its results as
   // registers r<j>_<k>), then every store.
-  std::string chunkBody() {
+  std::string chunkBody(bool totals) {
     const std::string pad = "      ", V = std::to_string(v_);
     ValueEmitter emitter(
         [&](const Value &v) {
@@ -256,8 +316,8 @@ private:
            "then the chunks before\n";
       for (int k = 0; k < v_; ++k) {
         const std::string K = std::to_string(k);
-        s += pad + slot("group_at + " + K + " * G + sub") + " = q" + K + " < L ? " + x[k] + " : " +
-             identity + ";\n";
+        s += pad + slot("group_at + " + K + " * G + sub") + " = q" + K + " < end ? " + x[k] +
+             " : " + identity + ";\n";
       }
       s += pad + "__syncwarp();\n";
       s += pad + "{\n";
@@ -292,7 +352,7 @@ private:
       s += pad + "__syncwarp();  // chunk_buf is free again\n";
     }
     std::vector<std::string> stores;
-    for (size_t t = 0; t < tensors_.size(); ++t) {
+    for (size_t t = 0; t < tensors_.size() && !totals; ++t) {
       if (!tensors_[t].written)
         continue;
       const Value &v = *tensors_[t].value;
@@ -302,7 +362,7 @@ private:
       for (int k = 0; k < v_; ++k) {
         const Coords at = elementCoords(k);
         const std::string value = storedExpression(emitter, v, tensors_[t].storage, fold, at);
-        stores.push_back("if (live && q" + std::to_string(k) + " < L)\n" + pad + "  ((" +
+        stores.push_back("if (live && q" + std::to_string(k) + " < end)\n" + pad + "  ((" +
                          cudaStorageType(tensors_[t].storage) + " *)a.ptr[" + std::to_string(t) +
                          "])[" + offsetCode(t, at) + "] = " + value + ";");
       }
@@ -313,7 +373,9 @@ private:
     return s;
   }
 
-  std::string kernelName() const { return cx_.base + "_lanes"; }
+  std::string kernelName(bool totals = false) const {
+    return cx_.base + (totals ? "_totals" : "_lanes");
+  }
 
   // ---- host side ----
 
@@ -342,15 +404,40 @@ private:
       s += "    while (a.group < 32 && (long long)a.group * " + V +
            " < a.len)\n"
            "      a.group *= 2;\n";
+    s += "    a.splits = 1;\n";
+    const std::string W = "((a.lines + 32 / a.group - 1) / (32 / a.group))"; // warps, unsplit
+    const std::string piece = "(long long)a.group * " + V;                   // a chunk's positions
+    if (splittable_)
+      s += "    while (a.splits < " + std::to_string(kMaxSplits) + " && " + W +
+           " * a.splits * 2 <= " + std::to_string(kSplitWarps) + "LL && a.len >= a.splits * 8 * " +
+           piece + ")\n" + "      a.splits *= 2;\n";
     // The testing hook's alternatives (codegen/core/VariantHook.h): one
-    // thread per line, and whole warps per line.
-    s += variantHookPick(cx_.base, 2, "    ");
-    s += variantHookForce(0, {{"", "a.group = 1;"}, {"", "a.group = 32;"}}, "    ");
-    s += variantHookLaunched("kernel", "    ");
-    s += "    blocks = ((a.lines + 32 / a.group - 1) / (32 / a.group) + " +
+    // thread per line, whole warps per line, and where lines may be split:
+    // unsplit, and in two.
+    std::vector<ForcedVariant> forced{{"", "a.group = 1;"}, {"", "a.group = 32;"}};
+    if (splittable_) {
+      forced.push_back({"", "a.splits = 1;"});
+      forced.push_back({"a.lines <= " + std::to_string(kMaxTotals / 2) + "LL", "a.splits = 2;"});
+    }
+    s += variantHookPick(cx_.base, forced.size(), "    ");
+    s += variantHookForce(0, forced, "    ");
+    // Pieces of whole chunks; none empty.
+    s += "    a.span = ((a.len + a.splits - 1) / a.splits + " + piece + " - 1) / (" + piece +
+         ") * (" + piece + ");\n";
+    s += "    a.splits = (a.len + a.span - 1) / a.span;\n";
+    s += "    blocks = ((a.lines * a.splits + 32 / a.group - 1) / (32 / a.group) + " +
          std::to_string(kBlock / 32 - 1) + ") / " + std::to_string(kBlock / 32) + ";\n";
     s += "    if (blocks > " + std::to_string(kMaxBlocks) +
          "LL)\n      blocks = " + std::to_string(kMaxBlocks) + "LL;\n";
+    if (splittable_) {
+      s += "    if (a.splits > 1) {\n";
+      s += "      a.totals = ws + " + extentToCode(cx_.scratchOffset, sym) + ";\n";
+      s += "      st = FUSERC_NAME_launch_kernel(\"" + kernelName(true) +
+           "\", (unsigned)blocks, 1, 1, " + B + ", 0, &a, stream);\n";
+      s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
+      s += "    }\n";
+    }
+    s += variantHookLaunched("kernel", "    ");
     s += "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)blocks, 1, 1, " + B +
          ", 0, &a, stream);\n";
     s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
@@ -380,15 +467,29 @@ private:
         {kernelName(), "G lanes of a warp per line, chunks of G * " + std::to_string(v_) +
                            " elements loaded coalesced and scanned " + std::to_string(v_) +
                            " consecutive ones per thread through shared memory, 64-bit indices"});
+    if (splittable_) {
+      plan.variants.push_back({kernelName(true),
+                               "the same pieces scanned without stores, each piece's totals "
+                               "written to the scratch area; launched first when lines are split"});
+      plan.scratchBytes = Extent(kMaxTotals * 8 * static_cast<int64_t>(lanes_.scans.size()));
+    }
     plan.selection =
-        schedule_.alongRows
-            ? "one variant; G is the smallest power of two up to 32 with G * " +
-                  std::to_string(v_) + " >= the scanned extent"
-            : "one variant; G = 1 (the scanned dim is not innermost: neighbouring threads walk "
-              "neighbouring lines)";
-    plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(lines * G / " +
+        (schedule_.alongRows
+             ? "G is the smallest power of two up to 32 with G * " + std::to_string(v_) +
+                   " >= the scanned extent"
+             : std::string("G = 1 (the scanned dim is not innermost: neighbouring threads walk "
+                           "neighbouring lines)")) +
+        (splittable_
+             ? "; lines split in S pieces, S doubled from 1 while S < " +
+                   std::to_string(kMaxSplits) +
+                   ", ceil(lines * G / 32) * 2S <= " + std::to_string(kSplitWarps) +
+                   " and the scanned extent >= 8 chunks per piece; with S > 1 the totals kernel "
+                   "runs first and each piece starts from the totals of the pieces before it, "
+                   "in order"
+             : "; lines are not split (a scan reads another's result)");
+    plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(lines * S * G / " +
                           std::to_string(kBlock) + "), " + std::to_string(kMaxBlocks) +
-                          "), a grid-stride loop over lines";
+                          "), a grid-stride loop over line pieces";
     plan.bytesMoved = kernelBytesMoved(tensors_);
     plan.argsStruct = argsStruct("FUSERC_NAME_");
     plan.hostLaunch = hostLaunch();
@@ -398,6 +499,7 @@ private:
   const ScanSchedule &schedule_;
   const ScanLanes &lanes_;
   int v_;
+  bool splittable_ = false;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
   std::map<std::string, int> elementOf_; // "p<k>" -> k

@@ -20,6 +20,11 @@
 // (chained or side by side) run one after another inside each chunk, each
 // with its own carry. Offsets that do not change along a line are summed
 // once per line.
+//
+// Lines too few to fill the GPU are split in pieces: `_totals` scans each
+// piece without storing and writes its totals, and each piece of `_lanes`
+// starts from the totals of the pieces before it (not where a scan reads
+// another's result, whose pieces would need that prefix first).
 #pragma once
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/KernelGenerator.h"
