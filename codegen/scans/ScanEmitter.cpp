@@ -36,7 +36,7 @@ constexpr int kAcrossRowsElements = 16;
 // piece's totals, in which the pieces after it start; so pieces * lines
 // stays under kSplitWarps * 32 and the totals fit in kMaxTotals.
 constexpr int kMaxSplits = 64;
-constexpr int64_t kSplitWarps = 4096;
+constexpr int64_t kSplitWarps = 16384;
 constexpr int64_t kMaxTotals = kSplitWarps * 32;
 
 // Whether a coordinate expression is one a whole line shares: a line
