@@ -54,6 +54,7 @@ BINDINGS = {
                                       {"A": 2, "B": 64, "C": 1024}],
     "composites_issue27": _ROWS,
     "scans": _ROWS,
+    "in_place_ordered": _ROWS,
     "layernorm": _ROWS,
     "rmsnorm": _ROWS,
     "layernorm.layer_norm_composite": _ROWS,

@@ -130,35 +130,25 @@ private:
     }
   }
 
-  // Walks the values computed from x elementwise at x's shape, so read at
-  // the index being written; the first op on each path that reads them any
-  // other way is a hazard.
+  // Reads of x other than at the index being written: a view of x would
+  // read x's memory in the kernel that writes it (an error); anything else
+  // computes in a kernel that segmentation orders before that one.
   void checkReadsOf(const FusionOutput &out) {
     const Value *x = out.aliases;
-    std::vector<bool> fromX(fusion_.values().size(), false);
-    fromX[x->id()] = true;
-    for (const auto &op : fusion_.ops()) {
-      const std::vector<Value *> &operands = op->operands();
-      size_t k = 0;
-      while (k < operands.size() && !fromX[operands[k]->id()])
-        ++k;
-      if (k == operands.size())
+    for (const InPlaceRead &read : readsOtherThanElementwise(fusion_, *x)) {
+      const Op &op = *read.op;
+      if (!op.info().viewable)
         continue;
-      if (op->kind() == OpKind::RandLike) // reads only the shape
-        continue;
-      if (op->info().shapeRule == ShapeRule::Elementwise && op->result()->shape() == x->shape()) {
-        fromX[op->result()->id()] = true;
-        continue;
-      }
-      std::string opName = quoted(op->info().name);
-      unsigned line = diag_.lineNumber(op->loc());
+      std::string opName = quoted(op.info().name);
+      unsigned line = diag_.lineNumber(op.loc());
       std::string where = line ? " (line " + std::to_string(line) + ")" : "";
-      reportHazard(out, opName + where + " " + hazardAction(*op, k, *x) +
-                            " and may read elements of " + quoted(x->name()) +
+      reportHazard(out, opName + where + " " + describeInPlaceRead(read, *x) +
+                            ", a view that would read elements of " + quoted(x->name()) +
                             " after the update has overwritten them");
-      std::string read =
-          operands[k] == x ? quoted(x->name()) : "a value computed from " + quoted(x->name());
-      diag_.note(op->loc(), opName + " reads " + read + " here");
+      std::string what = op.operand(read.operand) == x
+                             ? quoted(x->name())
+                             : "a value computed from " + quoted(x->name());
+      diag_.note(op.loc(), opName + " reads " + what + " here");
     }
   }
 
@@ -174,49 +164,6 @@ private:
   }
   void reportHazard(const FusionOutput &out, const std::string &why) {
     reportHazard(out, why, dropAliases(out));
-  }
-
-  // What `op` does with its operand `k`, a value computed from x, in words.
-  static std::string hazardAction(const Op &op, size_t k, const Value &x) {
-    const Value &operand = *op.operand(k);
-    std::string what = &operand == &x ? quoted(x.name())
-                       : !operand.name().empty()
-                           ? quoted(operand.name()) + " (computed from " + quoted(x.name()) + ")"
-                           : "a value computed from " + quoted(x.name());
-    const Attributes &attrs = op.attrs();
-    auto attr = [&](std::string_view name) { return attrValueString(*attrs.find(name)); };
-    std::string reshaped =
-        shapeString(operand.shape()) + " to " + shapeString(op.result()->shape());
-    switch (op.info().shapeRule) {
-    case ShapeRule::Elementwise:
-    case ShapeRule::BroadcastInDim:
-    case ShapeRule::Expand:
-      return "broadcasts " + what + " from " + reshaped;
-    case ShapeRule::Reduction:
-      return "reduces " + what + " over axes " + attr("axes");
-    case ShapeRule::Permute:
-      return "permutes " + what + " with dims=" + attr("dims");
-    case ShapeRule::Reshape:
-    case ShapeRule::Squeeze:
-    case ShapeRule::Unsqueeze:
-      return "changes the shape of " + what + " from " + reshaped;
-    case ShapeRule::Slice:
-      return "slices " + what + " along dim " + attr("dim");
-    case ShapeRule::Pad:
-      return "pads " + what + " along dim " + attr("dim");
-    case ShapeRule::Cat:
-      return "concatenates " + what + " along dim " + attr("dim");
-    case ShapeRule::IndexSelect:
-    case ShapeRule::Gather:
-    case ShapeRule::Scatter:
-      if (k < op.info().operands.size() && op.info().operands[k].kind == OperandKind::Index)
-        return "uses " + what + " as indices";
-      if (k == 0)
-        return "reads " + what + " at positions taken from an index tensor";
-      return "scatters " + what + " to positions taken from an index tensor";
-    default:
-      return "reads " + what + " across elements";
-    }
   }
 
   Fusion &fusion_;
@@ -281,6 +228,71 @@ void printSummary(const Fusion &fusion, const ValueNames &, llvm::raw_ostream &o
 }
 
 } // namespace
+
+std::vector<InPlaceRead> readsOtherThanElementwise(const Fusion &fusion, const Value &x) {
+  std::vector<InPlaceRead> reads;
+  std::vector<bool> fromX(fusion.values().size(), false);
+  fromX[x.id()] = true;
+  for (const auto &op : fusion.ops()) {
+    const std::vector<Value *> &operands = op->operands();
+    size_t k = 0;
+    while (k < operands.size() && !fromX[operands[k]->id()])
+      ++k;
+    if (k == operands.size() || op->kind() == OpKind::RandLike) // rand_like: the shape only
+      continue;
+    if (op->info().shapeRule == ShapeRule::Elementwise && op->result()->shape() == x.shape())
+      fromX[op->result()->id()] = true;
+    else
+      reads.push_back({op.get(), k});
+  }
+  return reads;
+}
+
+std::string describeInPlaceRead(const InPlaceRead &read, const Value &x,
+                                const std::string &operandName) {
+  const Op &op = *read.op;
+  const size_t k = read.operand;
+  const Value &operand = *op.operand(k);
+  const std::string shown = operandName.empty() ? operand.name() : operandName;
+  std::string what = &operand == &x ? quoted(x.name())
+                     : !shown.empty() ? quoted(shown) + " (computed from " + quoted(x.name()) + ")"
+                                     : "a value computed from " + quoted(x.name());
+  const Attributes &attrs = op.attrs();
+  auto attr = [&](std::string_view name) { return attrValueString(*attrs.find(name)); };
+  std::string reshaped = shapeString(operand.shape()) + " to " + shapeString(op.result()->shape());
+  switch (op.info().shapeRule) {
+  case ShapeRule::Elementwise:
+  case ShapeRule::BroadcastInDim:
+  case ShapeRule::Expand:
+    return "broadcasts " + what + " from " + reshaped;
+  case ShapeRule::Reduction:
+    return "reduces " + what + " over axes " + attr("axes");
+  case ShapeRule::Scan:
+    return "scans " + what + " along dim " + attr("dim");
+  case ShapeRule::Permute:
+    return "permutes " + what + " with dims=" + attr("dims");
+  case ShapeRule::Reshape:
+  case ShapeRule::Squeeze:
+  case ShapeRule::Unsqueeze:
+    return "changes the shape of " + what + " from " + reshaped;
+  case ShapeRule::Slice:
+    return "slices " + what + " along dim " + attr("dim");
+  case ShapeRule::Pad:
+    return "pads " + what + " along dim " + attr("dim");
+  case ShapeRule::Cat:
+    return "concatenates " + what + " along dim " + attr("dim");
+  case ShapeRule::IndexSelect:
+  case ShapeRule::Gather:
+  case ShapeRule::Scatter:
+    if (k < op.info().operands.size() && op.info().operands[k].kind == OperandKind::Index)
+      return "uses " + what + " as indices";
+    if (k == 0)
+      return "reads " + what + " at positions taken from an index tensor";
+    return "scatters " + what + " to positions taken from an index tensor";
+  default:
+    return "reads " + what + " across elements";
+  }
+}
 
 bool analyzeAliases(Fusion &fusion, DiagnosticEngine &diag) {
   return AliasAnalysis(fusion, diag).run();

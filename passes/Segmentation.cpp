@@ -3,6 +3,7 @@
 // order, crossing tensors, boundaries with their reasons).
 #include "passes/Segmentation.h"
 
+#include "passes/AliasAnalysis.h"
 #include "passes/SegmentGraph.h"
 #include "schedulers/FusionAnalysis.h"
 
@@ -86,12 +87,13 @@ public:
     if (fusion_.ops().empty())
       return std::move(result_);
 
+    findInPlaceReads();
     Segment whole = Segment::wholeFusion(analysis_);
-    if (const Scheduler *s = firstAccepting(whole, options_.schedulers)) {
+    if (const Scheduler *s = accepting(whole)) {
       result_.segments.push_back({0, std::move(whole), s, nullptr});
       return std::move(result_);
     }
-    result_.wholeFusion = rejections(whole, options_.schedulers);
+    result_.wholeFusion = rejectionsOf(whole);
 
     if (!scheduleSingleOps())
       return std::nullopt;
@@ -102,17 +104,68 @@ public:
   }
 
 private:
+  // An in-place output and the reads of its input that its kernel may not
+  // make (readsOtherThanElementwise): they go to kernels launched before.
+  struct InPlaceReads {
+    const FusionOutput *output;
+    const Op *writer;
+    std::vector<InPlaceRead> reads;
+  };
+
+  void findInPlaceReads() {
+    for (const FusionOutput &out : fusion_.outputs()) {
+      if (out.kind != OutputKind::InPlace || !out.aliases || !out.value->definingOp())
+        continue;
+      std::vector<InPlaceRead> reads = readsOtherThanElementwise(fusion_, *out.aliases);
+      if (!reads.empty())
+        inPlaceReads_.push_back({&out, out.value->definingOp(), std::move(reads)});
+    }
+  }
+
+  // "'ms' (mean) reduces 'h' (computed from 'res') over axes [1]": no line
+  // number, as the dumps that print it read back to themselves.
+  std::string describeRead(const InPlaceRead &read, const Value &x) const {
+    return analysis_->describe(*read.op) + " " +
+           describeInPlaceRead(read, x, analysis_->name(*read.op->operand(read.operand)));
+  }
+
+  // Why `segment` cannot be one kernel whatever its scheduler: it writes an
+  // in-place output and makes a read of its input that must come first.
+  std::optional<std::string> inPlaceConflict(const Segment &segment) const {
+    for (const InPlaceReads &r : inPlaceReads_) {
+      if (!segment.contains(*r.writer))
+        continue;
+      for (const InPlaceRead &read : r.reads)
+        if (segment.contains(*read.op))
+          return "it would write " + analysis_->quoted(*r.output->value) + " into " +
+                 analysis_->quoted(*r.output->aliases) + " in place while " +
+                 describeRead(read, *r.output->aliases) +
+                 "; that read goes to a kernel launched before the write";
+    }
+    return std::nullopt;
+  }
+
+  const Scheduler *accepting(const Segment &segment) const {
+    return inPlaceConflict(segment) ? nullptr : firstAccepting(segment, options_.schedulers);
+  }
+
+  std::vector<Rejection> rejectionsOf(const Segment &segment) const {
+    if (auto conflict = inPlaceConflict(segment))
+      return {{"in-place order", *conflict}};
+    return rejections(segment, options_.schedulers);
+  }
+
   bool scheduleSingleOps() {
     schedulerOf_.resize(fusion_.ops().size());
     bool ok = true;
     for (size_t g = 0; g < fusion_.ops().size(); ++g) {
       Segment single = graph_.segment(g);
-      schedulerOf_[g] = firstAccepting(single, options_.schedulers);
+      schedulerOf_[g] = accepting(single);
       if (schedulerOf_[g])
         continue;
       const Op &op = analysis_->op(g);
       std::string reasons;
-      for (const Rejection &r : rejections(single, options_.schedulers))
+      for (const Rejection &r : rejectionsOf(single))
         reasons += "; " + r.scheduler + ": " + r.reason;
       diag_.error(op.loc(), "no scheduler accepts " + analysis_->describe(op) +
                                 " on its own, so '" + fusion_.name() + "' cannot be compiled" +
@@ -174,7 +227,7 @@ private:
             graph_.version(c.b) != c.versionB)
           continue; // one side has changed since: its new pairs are queued
         triedAt_[pairKey(c.a, c.b)] = versionsOf(c.a, c.b);
-        const Scheduler *s = firstAccepting(graph_.mergedSegment(c.a, c.b), options_.schedulers);
+        const Scheduler *s = accepting(graph_.mergedSegment(c.a, c.b));
         if (!s || graph_.cycleThrough(c.a, c.b)) {
           rejectedWith_[c.a].insert(c.b);
           rejectedWith_[c.b].insert(c.a);
@@ -263,22 +316,68 @@ private:
       return inPlaceCannotBeOrdered();
     for (size_t p = 0; p < fusion_.ops().size(); ++p)
       result_.segmentOfOp[p] = segmentOfGroup_.at(graph_.groupOfOp(p));
+    describeInPlaceOrders();
     describeCrossingTensors();
     describeBoundaries();
     return true;
   }
 
   // A segment reads an input after the segment updating it in place must
-  // have run (it needs that segment's results).
+  // have run (it needs that segment's results). The error names such a
+  // read: one whose kernel depends on the kernel writing the input.
   bool inPlaceCannotBeOrdered() {
-    for (const FusionOutput &out : fusion_.outputs())
-      if (out.kind == OutputKind::InPlace && out.aliases)
-        diag_.error(out.aliasesLoc.isValid() ? out.aliasesLoc : out.loc,
-                    "cannot update '" + out.aliases->name() + "' in place with '" + out.name +
-                        "': the kernels of '" + fusion_.name() +
-                        "' cannot be ordered so that every read of '" + out.aliases->name() +
-                        "' comes before the kernel writing it");
+    for (const FusionOutput &out : fusion_.outputs()) {
+      if (out.kind != OutputKind::InPlace || !out.aliases)
+        continue;
+      std::string read;
+      if (const Op *writerOp = out.value->definingOp()) {
+        const size_t writer = graph_.groupOfOp(analysis_->position(*writerOp));
+        std::set<size_t> later;
+        std::vector<size_t> pending{writer};
+        while (!pending.empty()) {
+          const size_t g = pending.back();
+          pending.pop_back();
+          for (size_t next : graph_.successors(g))
+            if (later.insert(next).second)
+              pending.push_back(next);
+        }
+        for (const Op *user : analysis_->users(*out.aliases)) {
+          const size_t reader = graph_.groupOfOp(analysis_->position(*user));
+          if (reader == writer || !later.count(reader))
+            continue;
+          std::string op = analysis_->describe(*user);
+          if (unsigned line = diag_.lineNumber(user->loc()))
+            op.insert(op.size() - 1, ", line " + std::to_string(line));
+          read = ": " + op + " reads '" + out.aliases->name() + "' in a kernel that needs '" +
+                 out.name + "' first";
+          break;
+        }
+      }
+      diag_.error(out.aliasesLoc.isValid() ? out.aliasesLoc : out.loc,
+                  "cannot update '" + out.aliases->name() + "' in place with '" + out.name +
+                      "': the kernels of '" + fusion_.name() +
+                      "' cannot be ordered so that every read of '" + out.aliases->name() +
+                      "' comes before the kernel writing it" + read);
+    }
     return false;
+  }
+
+  void describeInPlaceOrders() {
+    for (const InPlaceReads &r : inPlaceReads_) {
+      const size_t writer = result_.segmentOfOp[analysis_->position(*r.writer)];
+      std::string reads;
+      for (const InPlaceRead &read : r.reads)
+        reads += std::string(reads.empty() ? "" : "; ") + describeRead(read, *r.output->aliases) +
+                 " in segment " +
+                 std::to_string(result_.segmentOfOp[analysis_->position(*read.op)]);
+      result_.inPlaceOrders.push_back(
+          analysis_->quoted(*r.output->value) + " updates " +
+          analysis_->quoted(*r.output->aliases) + " in place in segment " + std::to_string(writer) +
+          ", after every other segment reading " + analysis_->quoted(*r.output->aliases) +
+          "; the reads its kernel could not make first are "
+          "elsewhere: " +
+          reads);
+    }
   }
 
   size_t segmentOfValue(const Value &v) const {
@@ -348,7 +447,7 @@ private:
       if (std::optional<size_t> through = graph_.cycleThrough(ga, gb))
         b.cycleThrough = segmentOfGroup_.at(*through);
       else
-        b.rejections = rejections(graph_.mergedSegment(ga, gb), options_.schedulers);
+        b.rejections = rejectionsOf(graph_.mergedSegment(ga, gb));
       result_.boundaries.push_back(std::move(b));
     }
   }
@@ -364,6 +463,7 @@ private:
   std::vector<std::set<size_t>> rejectedWith_; // by group: groups it was refused with
   std::map<size_t, size_t> segmentOfGroup_;
   SegmentedFusion result_;
+  std::vector<InPlaceReads> inPlaceReads_;
 };
 
 } // namespace

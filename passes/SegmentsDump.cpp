@@ -77,6 +77,8 @@ void printTrailer(const SegmentedFusion &sf, const SymbolBindings &shapes, llvm:
   }
   if (sf.segments.size() < 2)
     return;
+  for (const std::string &order : sf.inPlaceOrders)
+    os << "// in place: " << order << "\n";
 
   if (sf.crossing.empty()) {
     os << "// tensors between segments: none\n";

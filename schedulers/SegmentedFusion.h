@@ -67,6 +67,10 @@ struct SegmentedFusion {
   std::vector<Rejection> wholeFusion;
   std::vector<CrossingTensor> crossing; // by value id
   std::vector<SegmentBoundary> boundaries;
+  // In-place outputs whose input is also read other than element by
+  // element: how segmentation ordered those reads before the write, one
+  // sentence each.
+  std::vector<std::string> inPlaceOrders;
   Extent workspaceBytes; // sum of the workspace tensors' bytes
 };
 
