@@ -53,9 +53,8 @@ bool writeDumps(const std::vector<Dump> &dumps, const CompileOptions &options, J
 
 std::string allSymbols(const Module &module) {
   std::string s;
-  for (const auto &f : module.fusions)
-    for (const std::string &sym : f->symbols())
-      s += (s.empty() ? "" : ", ") + sym;
+  for (const std::string &sym : module.declaredSymbols)
+    s += (s.empty() ? "" : ", ") + sym;
   return s.empty() ? "none" : s;
 }
 
@@ -239,6 +238,7 @@ int compile(const CompileOptions &options, StageTimes &times, const Stopwatch &r
     return code;
   DiagnosticEngine diag(llvm::errs(), options.warnings);
   Module module;
+  module.bound = options.shapes; // --shape binds symbols before inference
   Stopwatch parsing;
   const bool loaded = loadFusionFiles(options.inputs, diag, module);
   times.push_back({"parse", parsing.seconds()});
@@ -247,12 +247,7 @@ int compile(const CompileOptions &options, StageTimes &times, const Stopwatch &r
     return kExitInputError;
   }
   for (const auto &[sym, value] : options.shapes) {
-    bool known = false;
-    for (const auto &f : module.fusions) {
-      std::vector<std::string> syms = f->symbols();
-      known |= std::find(syms.begin(), syms.end(), sym) != syms.end();
-    }
-    if (!known) {
+    if (!module.declaredSymbols.count(sym)) {
       llvm::errs() << "fuserc: error: --shape: '" << sym
                    << "' is not a symbolic extent of any fusion (symbols: " << allSymbols(module)
                    << ")\n";

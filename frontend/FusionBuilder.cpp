@@ -27,8 +27,12 @@ bool searchNamesFor(const DiagnosticEngine &diag) {
 
 class Builder {
 public:
-  Builder(const ast::Fusion &fusion, DiagnosticEngine &diag)
-      : ast_(fusion), diag_(diag), fusion_(std::make_unique<Fusion>(fusion.name, fusion.loc)) {}
+  Builder(const ast::Fusion &fusion, DiagnosticEngine &diag, const SymbolBindings &bound)
+      : ast_(fusion), diag_(diag), bound_(bound),
+        fusion_(std::make_unique<Fusion>(fusion.name, fusion.loc)) {}
+
+  // The symbols the fusion's inputs declare, bound or not.
+  const std::set<std::string> &symbols() const { return symbols_; }
 
   std::unique_ptr<Fusion> build() {
     unsigned errorsBefore = diag_.errorCount();
@@ -52,6 +56,18 @@ public:
   }
 
 private:
+  // `e` with the --shape bindings substituted for their symbols.
+  Extent bind(const Extent &e) const { return bound_.empty() ? e : e.substitute(bound_); }
+
+  // Whether `e` holds an exact division of two numbers, which the bindings
+  // made and which leaves a remainder (a whole one would have folded).
+  static bool inexactDivision(const Extent &e) {
+    for (const auto &[dividend, divisor] : e.exactDivisions())
+      if (dividend.constant() && divisor.constant())
+        return true;
+    return false;
+  }
+
   struct Binding {
     Value *value = nullptr; // null: poisoned by an earlier error
     llvm::SMLoc loc;
@@ -124,6 +140,20 @@ private:
             extent = Extent(1);
           } else {
             extent = std::get<Extent>(e);
+          }
+        }
+        if (!bound_.empty()) {
+          const Extent written = extent;
+          extent = bind(extent);
+          if (inexactDivision(extent)) {
+            std::string with;
+            for (const std::string &sym : written.symbols())
+              if (auto it = bound_.find(sym); it != bound_.end())
+                with += (with.empty() ? " " : ", ") + sym + "=" + std::to_string(it->second);
+            diag_.error(d.loc, "extent " + written.str() + " of input '" + in.name +
+                                   "' is not a whole number with --shape" + with);
+            ok = false;
+            extent = Extent(1);
           }
         }
         // A static extent, written or computed (`N - N - 1`).
@@ -240,7 +270,7 @@ private:
     if (auto it = symbolValues_.find(name); it != symbolValues_.end())
       return it->second;
     Attributes attrs;
-    attrs.set("value", Extent::symbol(name));
+    attrs.set("value", bind(Extent::symbol(name)));
     attrs.set("dtype", DType::I64);
     InferenceResult type = inferResultType(OpKind::Extent, {}, attrs);
     Value *v = fusion_
@@ -370,7 +400,13 @@ private:
       diag_.error(error->loc.isValid() ? error->loc : arg.attr.loc, error->message);
       return false;
     }
-    attrs.set(spec->name, std::get<AttrValue>(std::move(converted)));
+    AttrValue value = std::get<AttrValue>(std::move(converted));
+    if (auto *e = std::get_if<Extent>(&value))
+      *e = bind(*e);
+    else if (auto *list = std::get_if<std::vector<Extent>>(&value))
+      for (Extent &x : *list)
+        x = bind(x);
+    attrs.set(spec->name, std::move(value));
     attrArgs[arg.attrName] = &arg;
     return true;
   }
@@ -444,6 +480,7 @@ private:
 
   const ast::Fusion &ast_;
   DiagnosticEngine &diag_;
+  const SymbolBindings &bound_;
   std::unique_ptr<Fusion> fusion_;
   std::map<std::string, Binding> names_;
   std::map<std::string, llvm::SMLoc> firstDefinition_;
@@ -469,7 +506,10 @@ bool buildFusions(std::span<const ast::Fusion> fusions, DiagnosticEngine &diag, 
       diag.note(previous->loc(), "previous definition is here");
       continue;
     }
-    if (std::unique_ptr<Fusion> built = Builder(f, diag).build())
+    Builder builder(f, diag, module.bound);
+    std::unique_ptr<Fusion> built = builder.build();
+    module.declaredSymbols.insert(builder.symbols().begin(), builder.symbols().end());
+    if (built)
       module.fusions.push_back(std::move(built));
   }
   return diag.errorCount() == errorsBefore;

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,11 @@ private:
 // The fusions of one or more input files, in file order.
 struct Module {
   std::vector<std::unique_ptr<Fusion>> fusions;
+  // Symbols bound before inference (`--shape SYM=N`), set before loading:
+  // every extent a fusion loaded into the module spells with SYM is N.
+  SymbolBindings bound;
+  // Every symbol the loaded fusions declare in their inputs, bound or not.
+  std::set<std::string> declaredSymbols;
 };
 
 // Every exact division (Extent::exactDiv) in the extents of the fusion's
