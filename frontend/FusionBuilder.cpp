@@ -59,15 +59,6 @@ private:
   // `e` with the --shape bindings substituted for their symbols.
   Extent bind(const Extent &e) const { return bound_.empty() ? e : e.substitute(bound_); }
 
-  // Whether `e` holds an exact division of two numbers, which the bindings
-  // made and which leaves a remainder (a whole one would have folded).
-  static bool inexactDivision(const Extent &e) {
-    for (const auto &[dividend, divisor] : e.exactDivisions())
-      if (dividend.constant() && divisor.constant())
-        return true;
-    return false;
-  }
-
   struct Binding {
     Value *value = nullptr; // null: poisoned by an earlier error
     llvm::SMLoc loc;
@@ -145,7 +136,7 @@ private:
         if (!bound_.empty()) {
           const Extent written = extent;
           extent = bind(extent);
-          if (inexactDivision(extent)) {
+          if (extent.hasRemainder()) {
             std::string with;
             for (const std::string &sym : written.symbols())
               if (auto it = bound_.find(sym); it != bound_.end())

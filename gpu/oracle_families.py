@@ -673,7 +673,7 @@ def scan_entry(name):
     special values (inf, NaN, 0 carried along), a size-1 lane, an empty dim.
     f16 and bf16 accumulate in f32 (their math is f32 math:
     docs/language.md); the reference does the same and rounds the result."""
-    fn = torch.cumsum if name == "cumsum" and torch else (torch.cumprod if torch else None)
+    fn = (torch.cumsum if name == "cumsum" else torch.cumprod) if torch else None
 
     def ref(dim, dtype=None):
         def run(x):

@@ -536,6 +536,13 @@ std::vector<std::pair<Extent, Extent>> Extent::exactDivisions() const {
   return out;
 }
 
+bool Extent::hasRemainder() const {
+  for (const auto &[dividend, divisor] : exactDivisions())
+    if (dividend.constant() && divisor.constant())
+      return true;
+  return false;
+}
+
 std::optional<std::pair<int64_t, Extent>> Extent::linearIn(const std::string &symbol) const {
   const Extent rest = substitute({{symbol, 0}});
   const std::optional<int64_t> a = (substitute({{symbol, 1}}) - rest).constant();

@@ -81,6 +81,9 @@ public:
   // Every exact division the expression holds, innermost first, as
   // {dividend, divisor}, each once.
   std::vector<std::pair<Extent, Extent>> exactDivisions() const;
+  // Whether one of them divides two numbers: it left a remainder (a whole
+  // quotient folds), which no launch can remove.
+  bool hasRemainder() const;
   // {a, rest} where the expression is a*symbol + rest, a a positive constant
   // and `rest` free of the symbol (how `32*G` binds G); nullopt otherwise.
   std::optional<std::pair<int64_t, Extent>> linearIn(const std::string &symbol) const;

@@ -179,12 +179,8 @@ public:
       Extent missing = Extent::floorDiv(total, known);
       if (missing * known != total && !Extent::mod(total, known).constant())
         missing = Extent::exactDiv(total, known);
-      // An exact division reduced to two numbers (100*N over 32*N) has a
-      // remainder no launch removes.
-      bool remainder = false;
-      for (const auto &[dividend, divisor] : missing.exactDivisions())
-        remainder = remainder || (dividend.constant() && divisor.constant());
-      if (remainder || missing * known != total)
+      // 100*N over 32*N reduces to two numbers with a remainder.
+      if (missing.hasRemainder() || missing * known != total)
         fail(opName() + " cannot infer the -1 in " + shapeString(out) + ": " + total.str() +
                  " elements are not a multiple of " + known.str(),
              -1, "shape");

@@ -1,6 +1,8 @@
 // The built-in schedules (see BuiltinSchedules.h).
 #include "schedulers/BuiltinSchedules.h"
 
+#include "schedulers/OpFamilies.h"
+
 namespace fuserc {
 namespace {
 
@@ -57,6 +59,7 @@ ScanSchedule::ScanSchedule(const SegmentedFusion &fusion, const ScheduledSegment
   reference = written.front();
   referenceName = fusion.analysis->name(*reference);
   order = fusion.analysis->storedLayout(*reference);
+  chained = chainedStages(segment.segment, isScan) > 1;
   for (auto d = order.rbegin(); d != order.rend(); ++d)
     if (!lanes.domain[static_cast<size_t>(*d)].isConstant(1) ||
         static_cast<size_t>(*d) == lanes.dim) {

@@ -75,5 +75,9 @@ public:
   std::string referenceName;
   Layout order;           // the reference's memory order, outermost first
   bool alongRows = false; // the scanned dim is innermost in that order
+  // A scan reads, through ops of the segment, another's result: a piece of
+  // its lane would need the other's prefix before its own totals, so the
+  // lines are not split.
+  bool chained = false;
 };
 } // namespace fuserc

@@ -130,15 +130,17 @@ std::vector<bool> dependsOnReduction(const Segment &segment) {
   return depends;
 }
 
-size_t reductionStages(const Segment &segment) {
-  std::unordered_map<const Value *, size_t> stages; // values that read a reduction
+size_t reductionStages(const Segment &segment) { return chainedStages(segment, isReduction); }
+
+size_t chainedStages(const Segment &segment, bool (*counts)(const Op &)) {
+  std::unordered_map<const Value *, size_t> stages; // values that read a counted op
   size_t most = 0;
   for (const Op *op : segment.ops()) {
     size_t s = 0;
     for (const Value *operand : op->operands())
       if (auto it = stages.find(operand); it != stages.end())
         s = std::max(s, it->second);
-    s += isReduction(*op) ? 1 : 0;
+    s += counts(*op) ? 1 : 0;
     if (s) {
       stages[op->result()] = s;
       most = std::max(most, s);

@@ -73,5 +73,7 @@ std::vector<bool> dependsOnReduction(const Segment &segment);
 // The longest chain of reductions in the segment where each reads, through
 // ops of the segment, the one before: 2 for softmax (max, then sum).
 size_t reductionStages(const Segment &segment);
+// The same for the ops `counts` accepts: 2 for cumsum(cumsum(x)) and isScan.
+size_t chainedStages(const Segment &segment, bool (*counts)(const Op &));
 
 } // namespace fuserc

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <set>
 
 namespace fuserc {
 namespace {
@@ -32,7 +31,7 @@ constexpr int kAlongRowsElements = 8;
 constexpr int kAcrossRowsElements = 16;
 // Lines split along the scanned dim when they are too few to fill the GPU:
 // up to kMaxSplits pieces while the warps stay under kSplitWarps, each
-// piece at least 4 chunks long. A first kernel (_totals) writes each
+// piece at least 8 chunks long. A first kernel (_totals) writes each
 // piece's totals, in which the pieces after it start; so pieces * lines
 // stays under kSplitWarps * 32 and the totals fit in kMaxTotals.
 constexpr int kMaxSplits = 64;
@@ -74,9 +73,8 @@ public:
         throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
                            " is not shaped like the scanned " + shapeString(lanes_.domain));
     EmittedKernel out;
-    splittable_ = !chained();
     out.source = blockReduceCuda() + argsStruct("") + "\n" + kernel(false);
-    if (splittable_)
+    if (splittable())
       out.source += "\n" + kernel(true);
     fillPlan(out.plan);
     return out;
@@ -100,32 +98,14 @@ public:
 private:
   std::vector<std::string> symbols() const { return cx_.fusion.fusion->symbols(); }
 
+  // Whether lines may be split in pieces (ScanSchedule::chained).
+  bool splittable() const { return !schedule_.chained; }
+
   size_t scanIndex(const Value &v) const {
     for (size_t j = 0; j < lanes_.scans.size(); ++j)
       if (lanes_.scans[j]->result() == &v)
         return j;
     return lanes_.scans.size();
-  }
-
-  // Whether a scan reads, through ops of the segment, another's result: a
-  // piece of its lane then needs the other's prefix before its own totals,
-  // so such segments are not split.
-  bool chained() const {
-    for (const Op *scan : lanes_.scans) {
-      std::vector<const Value *> pending{scan->operand(0)};
-      std::set<const Value *> seen;
-      while (!pending.empty()) {
-        const Value *v = pending.back();
-        pending.pop_back();
-        if (!cx_.segment.segment.defines(*v) || !seen.insert(v).second)
-          continue;
-        if (scanIndex(*v) < lanes_.scans.size())
-          return true;
-        for (const Value *operand : v->definingOp()->operands())
-          pending.push_back(operand);
-      }
-    }
-    return false;
   }
 
   // The dims a line index enumerates: all but the scanned one and static
@@ -233,7 +213,7 @@ private:
       const std::string J = std::to_string(j), A = cudaComputeType(acc);
       s += "    " + A + " carry" + J + " = " + reductionIdentity(scanKind(op), acc) + ";  // " +
            cx_.analysis.describe(op) + "\n";
-      if (!totals && splittable_)
+      if (!totals && splittable())
         s += "    for (I before = 0; before < split; ++before)  // the pieces before, in order\n"
              "      carry" +
              J + " = " + reductionCombiner(scanKind(op)) + "()(carry" + J + ", " +
@@ -407,7 +387,7 @@ private:
     s += "    a.splits = 1;\n";
     const std::string W = "((a.lines + 32 / a.group - 1) / (32 / a.group))"; // warps, unsplit
     const std::string piece = "(long long)a.group * " + V;                   // a chunk's positions
-    if (splittable_)
+    if (splittable())
       s += "    while (a.splits < " + std::to_string(kMaxSplits) + " && " + W +
            " * a.splits * 2 <= " + std::to_string(kSplitWarps) + "LL && a.len >= a.splits * 8 * " +
            piece + ")\n" + "      a.splits *= 2;\n";
@@ -415,7 +395,7 @@ private:
     // thread per line, whole warps per line, and where lines may be split:
     // unsplit, and in two.
     std::vector<ForcedVariant> forced{{"", "a.group = 1;"}, {"", "a.group = 32;"}};
-    if (splittable_) {
+    if (splittable()) {
       forced.push_back({"", "a.splits = 1;"});
       forced.push_back({"a.lines <= " + std::to_string(kMaxTotals / 2) + "LL", "a.splits = 2;"});
     }
@@ -429,7 +409,7 @@ private:
          std::to_string(kBlock / 32 - 1) + ") / " + std::to_string(kBlock / 32) + ";\n";
     s += "    if (blocks > " + std::to_string(kMaxBlocks) +
          "LL)\n      blocks = " + std::to_string(kMaxBlocks) + "LL;\n";
-    if (splittable_) {
+    if (splittable()) {
       s += "    if (a.splits > 1) {\n";
       s += "      a.totals = ws + " + extentToCode(cx_.scratchOffset, sym) + ";\n";
       s += "      st = FUSERC_NAME_launch_kernel(\"" + kernelName(true) +
@@ -467,7 +447,7 @@ private:
         {kernelName(), "G lanes of a warp per line, chunks of G * " + std::to_string(v_) +
                            " elements loaded coalesced and scanned " + std::to_string(v_) +
                            " consecutive ones per thread through shared memory, 64-bit indices"});
-    if (splittable_) {
+    if (splittable()) {
       plan.variants.push_back({kernelName(true),
                                "the same pieces scanned without stores, each piece's totals "
                                "written to the scratch area; launched first when lines are split"});
@@ -479,7 +459,7 @@ private:
                    " >= the scanned extent"
              : std::string("G = 1 (the scanned dim is not innermost: neighbouring threads walk "
                            "neighbouring lines)")) +
-        (splittable_
+        (splittable()
              ? "; lines split in S pieces, S doubled from 1 while S < " +
                    std::to_string(kMaxSplits) +
                    ", ceil(lines * G / 32) * 2S <= " + std::to_string(kSplitWarps) +
@@ -499,7 +479,6 @@ private:
   const ScanSchedule &schedule_;
   const ScanLanes &lanes_;
   int v_;
-  bool splittable_ = false;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
   std::map<std::string, int> elementOf_; // "p<k>" -> k
