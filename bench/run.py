@@ -2,21 +2,22 @@
 """Benchmarks fuserc's kernels against PyTorch eager and torch.compile on the
 bench cases (bench/cases/, sizes of bench/README.md), on the GPU machine.
 
-Per case, on the same inputs in the same process: the fuserc kernels (loaded
-through gpu/fuserc_loader.py), the PyTorch implementation of
+Per case, on the same inputs in the same process: the fuserc kernels (built
+with `fuserc --emit so` and loaded by the fuserc package, python/, through
+gpu/harness.py), the PyTorch implementation of
 bench/torch_cases.py eagerly and under torch.compile; plus a 1 GiB
 device-to-device copy. Effective bandwidth = (bytes of every tensor input
 read once + every output written once) / median time, L2 flushed between
 repetitions (triton.testing.do_bench). The fuserc launch is captured in a
-CUDA graph and the graph's replay is timed, so ctypes' call overhead (a few
-microseconds) stays out; where capture fails, a Python closure calling the
+CUDA graph (a PreparedLaunch: buffers made once) and the graph's replay is
+timed, so ctypes' call overhead (a few microseconds) stays out; where capture fails, a Python closure calling the
 launch is timed instead, and the table says so. Eager and torch.compile are
 timed as Python closures, as bench/torch_reference.py does. A loose check
 against eager guards the numbers (gpu/run_tests.py is the real test).
 
   python3 bench/run.py --fuserc .carry/bin/fuserc --interp .carry/bin/fuserc-interp \\
       --dlpack-include .carry/include --out $OUT/bench.json
-  python3 bench/run.py ... --dry-run   # no GPU: fuserc, the C build, bytes per case
+  python3 bench/run.py ... --dry-run   # no GPU: fuserc, each library loaded, bytes per case
   python3 bench/run.py ... --row-sweep 256,1024,8192,262144   # GB/s by row length
   python3 bench/targets.py SUITE.json SWEEP.json   # the issues' targets, met or missed
 """
@@ -24,6 +25,7 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 
@@ -31,7 +33,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "gpu"))
 
-import fuserc_loader as loader  # noqa: E402
+import harness  # noqa: E402
+import fuserc  # noqa: E402 (the package: harness put python/ on the path)
 
 DTYPE_BYTES = {"bool": 1, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 COPY_BYTES = 2**30
@@ -40,7 +43,9 @@ COPY_BYTES = 2**30
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--fuserc", required=True)
-    p.add_argument("--interp", required=True, help="fuserc-interp (reads the fusions' signatures)")
+    p.add_argument("--interp", required=True,
+                   help="fuserc-interp (the signature of a case fuserc cannot compile, for its "
+                        "PyTorch baselines)")
     p.add_argument("--out", required=True, help="JSON file (or a directory for bench.json)")
     p.add_argument("--work", default="/tmp/fuserc-bench")
     p.add_argument("--dlpack-include", default="/usr/include")
@@ -73,10 +78,38 @@ def parse_args():
 def bytes_moved(spec, binding):
     """Every tensor input read once plus every output written once."""
     total = 0
-    for t in [i for i in spec["inputs"] if not i["scalar"]] + spec["outputs"]:
-        total += math.prod(e if isinstance(e, int) else binding[e] for e in t["shape"]) \
-            * DTYPE_BYTES[t["dtype"]]
+    for t in list(spec.tensor_inputs) + list(spec.outputs):
+        total += math.prod(e.evaluate(binding) for e in t.shape) * DTYPE_BYTES[t.dtype]
     return total
+
+
+class InterpSpec:
+    """A fusion's signature as `fuserc-interp --signature` prints it, with the
+    attribute names of the manifest's FusionSpec that bytes_moved and
+    gpu/tensors.py read: for a case fuserc cannot compile (no manifest),
+    whose PyTorch baselines are still timed."""
+
+    class Value:
+        def __init__(self, entry):
+            self.name, self.dtype = entry["name"], entry["dtype"]
+            self.is_tensor = not entry.get("scalar", False)
+            self.shape = tuple(fuserc.Extent(str(e)) for e in entry["shape"])
+            self.layout = tuple(entry.get("layout") or ())
+            self.strided = entry.get("strided", False)
+
+    def __init__(self, entry):
+        self.name = entry["name"]
+        self.inputs = tuple(self.Value(i) for i in entry["inputs"])
+        self.outputs = tuple(self.Value(o) for o in entry["outputs"])
+        self.tensor_inputs = tuple(i for i in self.inputs if i.is_tensor)
+
+
+def interp_spec(interp, source):
+    """The first fusion of `source` as an InterpSpec."""
+    proc = subprocess.run([interp, source, "--signature"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("fuserc-interp --signature %s failed:\n%s" % (source, proc.stderr))
+    return InterpSpec(json.loads(proc.stdout)["fusions"][0])
 
 
 def gbps(nbytes, ms):
@@ -156,24 +189,24 @@ def time_fuserc(prepared, args):
 
 
 def loose_check(spec, fuserc_outputs, eager_outputs):
-    """'ok' or what differs, between fuserc's and eager's outputs."""
+    """'ok' or what differs, between fuserc's and eager's outputs (in
+    declaration order)."""
     import torch
     problems = []
-    for out, eager in zip(spec["outputs"], eager_outputs):
-        got = fuserc_outputs[out["name"]]
+    for out, got, eager in zip(spec.outputs, fuserc_outputs, eager_outputs):
         if list(got.shape) != list(eager.shape):
-            problems.append("%s shape %s vs %s" % (out["name"], list(got.shape),
+            problems.append("%s shape %s vs %s" % (out.name, list(got.shape),
                                                    list(eager.shape)))
         elif not got.dtype.is_floating_point:
             frac = (got != eager).float().mean().item()
             if frac > 1e-4:
-                problems.append("%s: %.2g%% differ" % (out["name"], 100 * frac))
+                problems.append("%s: %.2g%% differ" % (out.name, 100 * frac))
         else:
             g, e = got.double(), eager.double()
             scale = max(1.0, e.abs().max().item())
             err = ((g - e).abs().max().item()) / scale
             if not err <= 2e-2:  # NaN fails
-                problems.append("%s: max error %.3g" % (out["name"], err))
+                problems.append("%s: max error %.3g" % (out.name, err))
         del got
     torch.cuda.synchronize()
     return "; ".join(problems) or "ok"
@@ -186,17 +219,16 @@ def as_tuple(result):
 def bench_case(args, stem, case, spec, built, reason):
     """One row of the table: times (ms), bandwidths (GB/s), notes."""
     import torch
-    import launcher
     import tensors
 
     binding, scalars, implementation = case
     row = dict(case=stem, bytes=bytes_moved(spec, binding), fuserc=reason or "ok")
     values = tensors.make_inputs(spec, stem, binding, seed=1)
     values.update(scalars)
-    ordered = [values[i["name"]] for i in spec["inputs"]]
+    ordered = [values[i.name] for i in spec.inputs]
     if built:
-        library = loader.Library(built)
-        prepared = launcher.PreparedLaunch(library.fusions[spec["name"]], values, poison=False)
+        library = built.load()
+        prepared = harness.prepare(library.fusions[spec.name], values, poison=False)
         row["fuserc_ms"], row["fuserc_timing"], profile = time_fuserc(prepared, args)
         if profile:
             row["fuserc_kernels"] = profile
@@ -239,16 +271,16 @@ def case_file(stem):
 
 
 def build_case(args, stem):
-    """(Build or None, reason fuserc could not be used or None)."""
+    """(Build or None, reason fuserc could not be used or None). In a dry
+    run the library is loaded (over the driver stub) and closed again."""
     source = os.path.join(ROOT, "bench", "cases", case_file(stem))
     try:
-        built = loader.build(args.fuserc, args.interp, source, args.work, args.dlpack_include,
-                             args.arch, args.cuda_home)
-        spec = built.signature[0]
-        loader.match_prototypes(built.name, spec["name"], built.functions[spec["name"]], spec)
+        built = harness.build(args.fuserc, source, args.work, args.arch)
+        if args.dry_run:
+            built.load().close()
         return built, None
-    except loader.FusercError as e:
-        return None, loader.short_reason(str(e)) or "fuserc failed"
+    except (harness.HarnessError, fuserc.FusercError) as e:
+        return None, harness.short_reason(str(e)) or "fuserc failed"
 
 
 def fmt(value, pattern):
@@ -313,7 +345,10 @@ def main():
     else:
         runs = [(s, s, torch_cases.CASES[s]) for s in torch_cases.CASES if args.cases in s]
     rows, copy_gbps, torch, device = [], None, None, None
-    if not args.dry_run:
+    harness.use_toolchain(args.dlpack_include, args.cuda_home)
+    if args.dry_run:
+        harness.load_driver(args.cuda_home)  # the libraries load over the stub
+    else:
         import torch
         torch.empty(1, device="cuda")
         device = torch.cuda.get_device_name()
@@ -326,7 +361,7 @@ def main():
             builds[stem] = build_case(args, stem)
         built, reason = builds[stem]
         source = os.path.join(ROOT, "bench", "cases", case_file(stem))
-        spec = (built.signature if built else loader.interp_signature(args.interp, source))[0]
+        spec = built.manifest.fusions[0] if built else interp_spec(args.interp, source)
         if args.dry_run:
             rows.append(dict(case=label, bytes=bytes_moved(spec, case[0]),
                              fuserc=reason or "ok (built %s)" % os.path.basename(built.lib_path)))

@@ -1,6 +1,7 @@
 """The CPU half of the differential fuzzer (gpu/fuzz_diff.py): one seed's
 fusion generated (fuserc-fuzzgen), compiled (fuserc -o) and built into a
-library (fuserc_loader), and for each of its bindings random inputs written
+library with the variant hook (fuserc.testing, through gpu/harness.py; its
+manifest gives the signature), and for each of its bindings random inputs written
 as .npy files and the reference outputs computed by fuserc-interp, once on
 the inputs and once on slightly perturbed ones (see `compare`). Also the
 comparison itself. Needs NumPy, not PyTorch or a GPU, so it runs in the
@@ -16,7 +17,8 @@ import zlib
 
 import numpy as np
 
-import fuserc_loader as loader
+import harness
+import fuserc  # noqa: E402 (the package: harness put python/ on the path)
 
 # Per output dtype: (rtol, atol), atol scaled by max(1, max |reference|):
 # the rules of gpu/README.md (gpu/tensors.py).
@@ -51,8 +53,6 @@ class Config:
         self.fuzzgen = os.path.abspath(args.fuzzgen)
         self.fuserc = os.path.abspath(args.fuserc)
         self.interp = os.path.abspath(args.interp)
-        self.dlpack_include = args.dlpack_include
-        self.cuda_home = args.cuda_home
         self.arch = args.arch
         self.work = os.path.abspath(args.work)
         self.max_elements = args.max_elements
@@ -113,39 +113,46 @@ def math_dtypes(config, source):
             if dtype.get(o) in ("f32", "f64") and through(o) > rank(dtype[o])}
 
 
-def compile_fusion(config, source, out_dir, name):
-    """fuserc -o and the library. Returns (status, detail, build dict):
-    status "ok", "refused" (exit 3, "cannot compile": a finding, not a bug of
-    the generator), "reject" (exit 1: the generator wrote an invalid fusion),
-    "crash" (any other exit), "header_error" (the header does not build or
-    does not match the fusion)."""
+def kernel_variants(manifest_path):
+    """The `__global__` symbol of every variant of every kernel in the
+    manifest (docs/manifest.md, "Kernels"): what the coverage counts."""
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    return [v["symbol"] for f in manifest["fusions"] for k in f["kernels"]
+            for v in k["variants"]]
+
+
+def compile_fusion(config, source, work_dir, name):
+    """fuserc -o and the library with the variant hook, in WORK_DIR/NAME.
+    Returns (status, detail, build dict): status "ok", "refused" (exit 3,
+    "cannot compile": a finding, not a bug of the generator), "reject" (exit
+    1: the generator wrote an invalid fusion), "crash" (any other exit),
+    "header_error" (the header does not build, or the manifest cannot be
+    read). The build dict names the directory; each process reads the
+    manifest itself."""
     try:
-        signature = loader.interp_signature(config.interp, source)
-    except loader.FusercError as e:
-        return "reject", str(e), None
-    code, message = loader.run_fuserc(config.fuserc, source, out_dir, name, config.arch,
-                                      ("-j", "1"))
-    if code == 3 and "cannot compile" in message:
-        return "refused", message, None
-    if code == 1:
-        return "reject", message, None
-    if code != 0:
-        return "crash", "fuserc exit %d: %s" % (code, message), None
-    try:
-        lib_path = loader.build_shared_library(out_dir, name, config.dlpack_include,
-                                               config.cuda_home, variant_hook=True)
-        built = loader.Build(source, name, out_dir, signature, lib_path)
-        for spec in signature:
-            loader.match_prototypes(name, spec["name"], built.functions[spec["name"]], spec)
-    except (loader.FusercError, OSError) as e:
+        built = harness.build(config.fuserc, source, work_dir, config.arch, ("-j", "1"),
+                              hook=True, name=name)
+    except harness.HarnessError as e:
+        message = e.output.strip() or str(e)
+        if e.exit_code == 3 and "cannot compile" in message:
+            return "refused", message, None
+        if e.exit_code == 1:
+            return "reject", message, None
+        if e.exit_code:
+            return "crash", "fuserc exit %d: %s" % (e.exit_code, message), None
         # The compiler's first error first: the summary groups by first line.
         errors = [l.split("error:", 1)[1].strip() for l in str(e).splitlines() if "error:" in l]
         return "header_error", "\n".join(errors[:1] + [str(e)]), None
-    variants = [v["symbol"] for f in (built.manifest or {}).get("fusions", [])
-                for k in f.get("kernels", []) for v in k.get("variants", [])]
-    return "ok", "", dict(source=source, name=name, out_dir=out_dir, lib_path=lib_path,
-                          signature=signature, math_dtypes=math_dtypes(config, source),
-                          variants=variants)
+    return "ok", "", dict(source=source, name=name, out_dir=built.out_dir,
+                          math_dtypes=math_dtypes(config, source),
+                          variants=kernel_variants(built.manifest.path))
+
+
+def fusion_spec(build):
+    """The manifest entry of a build's fusion (fuserc-fuzzgen writes one)."""
+    return fuserc.read_manifest(os.path.join(build["out_dir"], build["name"] +
+                                             ".manifest.json")).fusions[0]
 
 
 # ---------------------------------------------------------------------------
@@ -167,23 +174,20 @@ def _as_dtype(values, dtype):
     return values.astype(NUMPY_EXCHANGE[dtype])
 
 
-def extent(e, shape):
-    return e if isinstance(e, int) else shape[e]
-
-
 def random_input(spec, binding, rng):
-    """One input as the .npy array fuserc-interp reads (logical, C order)."""
-    dtype = spec["dtype"]
-    dims = [] if spec["scalar"] else [extent(e, binding["shape"]) for e in spec["shape"]]
+    """One input (the manifest's Input) as the .npy array fuserc-interp
+    reads (logical, C order)."""
+    dtype = spec.dtype
+    dims = [e.evaluate(binding["shape"]) for e in spec.shape] if spec.is_tensor else []
     ranges = binding.get("int_ranges", {})
     if dtype == "bool":
         return rng.integers(0, 2, dims).astype(np.bool_)
     if dtype in ("i32", "i64"):
-        low, high = ranges.get(spec["name"], (-50, 50))
+        low, high = ranges.get(spec.name, (-50, 50))
         return rng.integers(low, high, dims).astype(NUMPY_EXCHANGE[dtype])
     values = np.asarray(rng.standard_normal(dims))
     # A scalar input special every time would make most outputs NaN.
-    special = binding.get("special") and (not spec["scalar"] or rng.random() < 0.3)
+    special = binding.get("special") and (spec.is_tensor or rng.random() < 0.3)
     if special and values.size:
         count = max(1, values.size // 50)
         where = rng.choice(values.size, size=min(count, values.size), replace=False)
@@ -195,13 +199,13 @@ def random_input(spec, binding, rng):
 def perturbed(spec, value, rng, direction=1.0):
     """The input moved by a relative PERTURBATION, or None for dtypes not
     moved; direction -1 moves every element the other way."""
-    eps = PERTURBATION.get(spec["dtype"])
+    eps = PERTURBATION.get(spec.dtype)
     if eps is None:
         return None
     # A fixed size, a random sign: every element moves by the same few ulps.
     noise = 1.0 + direction * eps * rng.choice([-1.0, 1.0], np.shape(value))
     with np.errstate(invalid="ignore", over="ignore"):
-        return _as_dtype(np.asarray(value, dtype=np.float64) * noise, spec["dtype"])
+        return _as_dtype(np.asarray(value, dtype=np.float64) * noise, spec.dtype)
 
 
 def write_inputs(fusion_spec, binding, seed, index, in_dir, pert_dir, anti_dir):
@@ -210,17 +214,17 @@ def write_inputs(fusion_spec, binding, seed, index, in_dir, pert_dir, anti_dir):
     moved the other way."""
     os.makedirs(in_dir, exist_ok=True)
     values = {}
-    for spec in fusion_spec["inputs"]:
-        rng = np.random.default_rng([seed, index, zlib.crc32(spec["name"].encode())])
-        values[spec["name"]] = random_input(spec, binding, rng)
-        np.save(os.path.join(in_dir, spec["name"] + ".npy"), values[spec["name"]])
+    for spec in fusion_spec.inputs:
+        rng = np.random.default_rng([seed, index, zlib.crc32(spec.name.encode())])
+        values[spec.name] = random_input(spec, binding, rng)
+        np.save(os.path.join(in_dir, spec.name + ".npy"), values[spec.name])
     for directory, direction in ((pert_dir, 1.0), (anti_dir, -1.0)):
         os.makedirs(directory, exist_ok=True)
-        for spec in fusion_spec["inputs"]:
-            rng = np.random.default_rng([seed, index, 7, zlib.crc32(spec["name"].encode())])
-            moved = perturbed(spec, values[spec["name"]], rng, direction)
-            np.save(os.path.join(directory, spec["name"] + ".npy"),
-                    values[spec["name"]] if moved is None else moved)
+        for spec in fusion_spec.inputs:
+            rng = np.random.default_rng([seed, index, 7, zlib.crc32(spec.name.encode())])
+            moved = perturbed(spec, values[spec.name], rng, direction)
+            np.save(os.path.join(directory, spec.name + ".npy"),
+                    values[spec.name] if moved is None else moved)
 
 
 def run_interp(config, source, fusion, shape, in_dir, out_dir, extra=()):
@@ -254,13 +258,13 @@ def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
     if inputs_from:
         for kind in ("in", "pert_in", "anti_in"):
             os.makedirs(dirs[kind], exist_ok=True)
-            for spec in fusion_spec["inputs"]:
-                shutil.copy(os.path.join(inputs_from[kind], spec["name"] + ".npy"), dirs[kind])
+            for spec in fusion_spec.inputs:
+                shutil.copy(os.path.join(inputs_from[kind], spec.name + ".npy"), dirs[kind])
     else:
         write_inputs(fusion_spec, binding, seed, index, dirs["in"], dirs["pert_in"],
                      dirs["anti_in"])
     start = time.time()
-    problem = run_interp(config, source, fusion_spec["name"], binding["shape"], dirs["in"],
+    problem = run_interp(config, source, fusion_spec.name, binding["shape"], dirs["in"],
                          dirs["ref"])
     if problem:
         # A binding the fusion does not fit (a slice past a dim's end): the
@@ -278,7 +282,7 @@ def reference_for(config, source, fusion_spec, binding, seed, index, case_dir,
             ("pert", "pert_in", 1, draw, ()), ("pert2", "anti_in", -1, draw, ()),
             ("pert3", "pert_in", 1, draw + 1, ("--perturb-cancel",))):
         if problem is None:
-            problem = run_interp(config, source, fusion_spec["name"], binding["shape"],
+            problem = run_interp(config, source, fusion_spec.name, binding["shape"],
                                  dirs[inputs], dirs[kind],
                                  ("--perturb", repr(size * PERTURBATION["f32"]),
                                   "--perturb-seed", str(signs)) + extra)
@@ -317,10 +321,11 @@ def prepare_seed(config, seed):
         record.update(status=status, detail=detail)
         return record
     record["build"] = build
-    spec = build["signature"][0]
-    for value in spec["inputs"] + spec["outputs"]:
-        key = ("in " if value in spec["inputs"] else "out ") + value["dtype"]
-        record["dtypes"][key] = record["dtypes"].get(key, 0) + 1
+    spec = fusion_spec(build)
+    for kind, values in (("in", spec.inputs), ("out", spec.outputs)):
+        for value in values:
+            key = "%s %s" % (kind, value.dtype)
+            record["dtypes"][key] = record["dtypes"].get(key, 0) + 1
     if not bindings:
         record.update(status="no_binding",
                       detail="no binding gives every extent a value within %d elements"
@@ -345,7 +350,7 @@ def prepare_candidate(config, text, seed, binding, cand_dir):
     status, _, build = compile_fusion(config, source, os.path.join(cand_dir, "lib"), name)
     if status != "ok":
         return dict(status=status)
-    spec = build["signature"][0]
+    spec = fusion_spec(build)
     inputs_from = {k: binding["dirs"][k] for k in ("in", "pert_in", "anti_in")}
     plain = {k: v for k, v in binding.items() if k in ("label", "shape", "int_ranges",
                                                         "special", "elements")}

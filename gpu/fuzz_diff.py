@@ -3,7 +3,8 @@
 reference interpreter.
 
 For each seed: fuserc-fuzzgen writes fusion f<seed> and the bindings to run
-it at; fuserc -o compiles it and the header is built into a library; at
+it at; fuserc -o compiles it and NAME.c is built into a library with the
+variant hook (fuserc.testing; the fuserc package loads and calls it); at
 each binding, random inputs (special values at one of them: +-0, +-inf,
 NaN) go through fuserc-interp (the reference, once more on slightly
 perturbed f32/f64 inputs to tell ill-conditioned elements) and through the
@@ -17,7 +18,7 @@ into OUT/min_<seed>.fus.
   python3 gpu/fuzz_diff.py --fuserc .carry/bin/fuserc --interp .carry/bin/fuserc-interp \\
       --fuzzgen .carry/bin/fuserc-fuzzgen --dlpack-include .carry/include \\
       --seeds 0:2000 --out $OUT --jobs 16 [--deadline 540]
-  python3 gpu/fuzz_diff.py ... --dry-run   # no CUDA: generate, compile, build, interpret
+  python3 gpu/fuzz_diff.py ... --dry-run   # no GPU or PyTorch: generate, compile, build, interpret
 
 OUT gets results.jsonl (a line per seed, written as it goes), summary.txt,
 min_<seed>.fus per mismatch and case_<seed>.fus per other finding. Exit
@@ -37,7 +38,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import fuserc_loader as loader  # noqa: E402
+import harness  # noqa: E402
 import fuzz_case  # noqa: E402
 import fuzz_minimize  # noqa: E402
 
@@ -283,7 +284,7 @@ class Report:
             reasons = collections.defaultdict(list)
             for r in rows:
                 if r["status"] == status:
-                    reasons[fuzz_case.blur(loader.short_reason(r["detail"], 150))].append(
+                    reasons[fuzz_case.blur(harness.short_reason(r["detail"], 150))].append(
                         r["seed"])
             if reasons:
                 lines.append("%s:" % title)
@@ -389,6 +390,7 @@ def handle(args, config, gpu, minimizer, record, deadline):
 def main():
     args = parse_args()
     faulthandler.enable()
+    harness.use_toolchain(args.dlpack_include, args.cuda_home)  # inherited by the workers
     config = fuzz_case.Config(args)
     os.makedirs(config.work, exist_ok=True)
     seeds = parse_seeds(args.seeds)

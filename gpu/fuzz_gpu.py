@@ -1,5 +1,7 @@
 """The GPU half of the differential fuzzer (gpu/fuzz_diff.py): a process of
-its own that loads each seed's library, launches it at every binding on the
+its own that loads each seed's library (the fuserc package: fuserc.load,
+its manifest, Fusion.prepare; the variant hook of fuserc.testing), launches
+it at every binding on the
 inputs gpu/fuzz_case.py wrote, and compares the outputs with the
 reference: once as the launch chooses its variants, then once per
 alternative the header's testing hook lets it force. A CUDA error (which
@@ -16,28 +18,37 @@ import traceback
 
 import numpy as np
 
-import fuserc_loader as loader
+import harness
+import fuserc  # noqa: E402 (the package: harness put python/ on the path)
+import fuserc.testing  # noqa: E402
 import fuzz_case
-import tensors
+
+
+def _inverse(perm):
+    inv = [0] * len(perm)
+    for position, dim in enumerate(perm):
+        inv[dim] = position
+    return inv
 
 
 def to_device(array, spec):
-    """The .npy input as a CUDA tensor dense in its declared layout; a
-    `strided` input gets its innermost memory dimension padded."""
+    """The .npy input as a CUDA tensor dense in its declared layout (`spec`:
+    the manifest's Input); a `strided` input gets its innermost memory
+    dimension padded."""
     import torch
     # np.array, not np.ascontiguousarray: that makes a 0-d array 1-d.
-    t = torch.from_numpy(np.array(array, order="C")).to(loader.torch_dtype(spec["dtype"]))
+    t = torch.from_numpy(np.array(array, order="C")).to(fuserc.torch_dtype(spec.dtype))
     rank = t.dim()
-    layout = spec["layout"] or list(range(rank))
+    layout = list(spec.layout) or list(range(rank))
     memory = t.permute(layout).contiguous()
-    if spec["strided"] and rank:
+    if spec.strided and rank:
         n = memory.shape[-1]
         padded = torch.zeros(list(memory.shape[:-1]) + [n + 3], dtype=memory.dtype)
         padded[..., :n] = memory
         memory = padded.cuda()[..., :n]
     else:
         memory = memory.cuda()
-    return memory.permute(tensors._inverse(layout))
+    return memory.permute(_inverse(layout))
 
 
 def scalar_value(array, dtype):
@@ -59,23 +70,23 @@ def is_cuda_error(text):
     return "CUDA error" in text or "ERROR_CUDA" in text or "illegal" in text
 
 
-def run_once(fusion, spec, binding, values, math_dtypes):
-    """One launch on fresh outputs, compared with the reference: (problems, excused)."""
+def run_once(fusion, binding, values, math_dtypes):
+    """One launch on fresh (poisoned) outputs, compared with the reference:
+    (problems, excused)."""
     import torch
-    import launcher
 
     dirs = binding["dirs"]
-    prepared = launcher.PreparedLaunch(fusion, values)
+    prepared = harness.prepare(fusion, values)
     prepared.launch()
     torch.cuda.synchronize()
     problems, excused, gots = [], 0, {}
-    for out in spec["outputs"]:
-        got = gots[out["name"]] = to_numpy(prepared.outputs[out["name"]], out["dtype"])
-        want = np.load(os.path.join(dirs["ref"], out["name"] + ".npy"))
-        perts = [np.load(os.path.join(dirs[kind], out["name"] + ".npy"))
+    for out, tensor in zip(fusion.spec.outputs, prepared.outputs):
+        got = gots[out.name] = to_numpy(tensor, out.dtype)
+        want = np.load(os.path.join(dirs["ref"], out.name + ".npy"))
+        perts = [np.load(os.path.join(dirs[kind], out.name + ".npy"))
                  for kind in fuzz_case.PERTURBED]
-        problem, n = fuzz_case.compare(out["name"], out["dtype"], got, want, perts,
-                                       math_dtypes.get(out["name"]))
+        problem, n = fuzz_case.compare(out.name, out.dtype, got, want, perts,
+                                       math_dtypes.get(out.name))
         excused += n
         if problem:
             problems.append(problem)
@@ -94,20 +105,25 @@ def run_once(fusion, spec, binding, values, math_dtypes):
 FORCED_ELEMENTS_MAX = 1 << 18
 
 
-def check_binding(fusion, spec, binding, math_dtypes, hook):
+def input_values(fusion, binding):
+    """{input name: CUDA tensor or number} from the binding's .npy inputs."""
+    values = {}
+    for s in fusion.spec.inputs:
+        array = np.load(os.path.join(binding["dirs"]["in"], s.name + ".npy"))
+        values[s.name] = to_device(array, s) if s.is_tensor else scalar_value(array, s.dtype)
+    return values
+
+
+def check_binding(fusion, binding, math_dtypes, hook):
     """The launch's own choice of variants, then (with the testing hook, at
     bindings of at most FORCED_ELEMENTS_MAX elements) each alternative the
     launch blocks offer forced in turn; the first mismatch says which."""
-    dirs = binding["dirs"]
-    values = {}
-    for s in spec["inputs"]:
-        array = np.load(os.path.join(dirs["in"], s["name"] + ".npy"))
-        values[s["name"]] = scalar_value(array, s["dtype"]) if s["scalar"] else to_device(array, s)
+    values = input_values(fusion, binding)
     launched, excused, problems, pick = set(), 0, [], -1
     while True:
         if hook:
             hook.force(pick)
-        problems, n = run_once(fusion, spec, binding, values, math_dtypes)
+        problems, n = run_once(fusion, binding, values, math_dtypes)
         excused = max(excused, n)
         kernels = hook.launched() if hook else []
         launched.update(kernels)
@@ -125,19 +141,14 @@ def check_binding(fusion, spec, binding, math_dtypes, hook):
                 excused=excused, launched=sorted(launched))
 
 
-def check_refusal(fusion, spec, binding):
+def check_refusal(fusion, binding):
     """A binding the interpreter refuses: the wrappers must refuse it as an
     invalid argument before anything runs."""
-    import launcher
-
-    values = {}
-    for s in spec["inputs"]:
-        array = np.load(os.path.join(binding["dirs"]["in"], s["name"] + ".npy"))
-        values[s["name"]] = scalar_value(array, s["dtype"]) if s["scalar"] else to_device(array, s)
+    values = input_values(fusion, binding)
     try:
-        launcher.PreparedLaunch(fusion, values).launch()
-    except launcher.LaunchError as e:
-        if "returned ERROR_INVALID_ARGUMENT" in str(e):
+        harness.prepare(fusion, values).launch()
+    except fuserc.StatusError as e:
+        if e.status == fuserc.Status.ERROR_INVALID_ARGUMENT:
             return dict(result="pass", detail=fuzz_case.REFUSED_BOTH + str(e), excused=0)
         return dict(result="launch_error", detail=str(e), excused=0)
     return dict(result="mismatch", excused=0,
@@ -150,18 +161,16 @@ def check_case(case):
 
     build = case["build"]
     try:
-        library = loader.Library(loader.Build(build["source"], build["name"], build["out_dir"],
-                                              build["signature"], build["lib_path"]))
+        library = fuserc.load(build["out_dir"], build["name"])
     except Exception as e:  # a library that does not load is a finding
         return dict(bindings=[dict(result="launch_error", detail="loading the library: %s" % e,
                                    excused=0)] * len(case["bindings"]), context_lost=None)
-    spec = build["signature"][0]
-    fusion = library.fusions[spec["name"]]
-    hook = library.variant_hook()
+    fusion = library.fusions[library.manifest.fusions[0].name]
+    hook = fuserc.testing.variant_hook(library)
     results, lost = [], None
     for binding in case["bindings"]:
         if binding["status"] == "binding_refused" and not lost:
-            results.append(check_refusal(fusion, spec, binding))
+            results.append(check_refusal(fusion, binding))
             continue
         if binding["status"] != "ok":
             results.append(dict(result=binding["status"], detail=binding["detail"], excused=0))
@@ -170,8 +179,7 @@ def check_case(case):
             results.append(dict(result="not_run", detail="after " + lost, excused=0))
             continue
         try:
-            results.append(check_binding(fusion, spec, binding, build.get("math_dtypes", {}),
-                                         hook))
+            results.append(check_binding(fusion, binding, build.get("math_dtypes", {}), hook))
         except Exception as e:  # an error status, a CUDA error
             text = "%s: %s" % (type(e).__name__, e)
             if is_cuda_error(text):
@@ -180,13 +188,8 @@ def check_case(case):
             else:
                 results.append(dict(result="launch_error", detail=text, excused=0))
     if not lost:
-        unload = getattr(library.cdll, build["name"] + "_unload", None)
-        if unload is not None:
-            unload.restype = None
-            unload()
         # Closed, so that 2,000 seeds' libraries do not pile up in the process.
-        import _ctypes
-        _ctypes.dlclose(library.cdll._handle)
+        library.close()
         torch.cuda.empty_cache()
     return dict(bindings=results, context_lost=lost, device=torch.cuda.get_device_name())
 

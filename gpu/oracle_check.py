@@ -212,7 +212,7 @@ def reference(args, variant):
 def check_variant(args, entry, variant, ours_dtype, out_path):
     """A result row for one variant whose output fuserc-interp wrote."""
     import numpy as np
-    import fuserc_loader as loader
+    from fuserc import fusion_dtype
     row = {"variant": variant.name}
     try:
         want = reference(args, variant)
@@ -220,7 +220,7 @@ def check_variant(args, entry, variant, ours_dtype, out_path):
         row.update(status="FAIL", detail="PyTorch raised %s: %s" % (
             type(e).__name__, str(e).split("\n")[0]))
         return row
-    torch_dtype = loader.fusion_dtype(want.dtype)
+    torch_dtype = fusion_dtype(want.dtype)
     if torch_dtype != ours_dtype:
         row.update(status="FAIL", detail="dtype %s, PyTorch %s" % (ours_dtype, torch_dtype))
         return row

@@ -14,7 +14,8 @@ try:
 except ImportError:  # oracle_check.py --list needs neither PyTorch nor NumPy
     torch = F = None
 
-import fuserc_loader as loader
+import harness  # noqa: F401 (puts python/ on the path)
+from fuserc import fusion_dtype
 from oracle_variants import tdt
 
 
@@ -203,7 +204,7 @@ def pad_ref(dim, before, after, value):
         pads = [0, 0] * (x.dim() - dim % x.dim() - 1) + [before, after]
         fill = saturating_cast(torch.tensor(value, dtype=torch.float64 if isinstance(value, float)
                                             else torch.int64, device=x.device),
-                               loader.fusion_dtype(x.dtype))
+                               fusion_dtype(x.dtype))
         if x.dtype.is_floating_point:
             base = F.pad(x.double(), pads, value=0.0).to(x.dtype)
         else:

@@ -12,7 +12,8 @@ try:
 except ImportError:  # oracle_check.py --list needs neither PyTorch nor NumPy
     torch = None
 
-import fuserc_loader as loader
+import harness  # noqa: F401 (puts python/ on the path)
+from fuserc import torch_dtype
 
 
 DTYPES = ("bool", "i32", "i64", "f16", "bf16", "f32", "f64")
@@ -72,7 +73,7 @@ def is_float(dtype):
 
 
 def tdt(dtype):
-    return loader.torch_dtype(dtype)
+    return torch_dtype(dtype)
 
 
 class Input:

@@ -3,11 +3,13 @@
 
 For every fusion file (examples/*.fus|yaml, examples/cookbook/*.fus, bench/cases/*,
 gpu/cases/*):
-`fuserc FILE -o DIR`, the generated header compiled into a shared library
-and loaded with ctypes; then for each symbol binding of gpu/shapes.py:
-random inputs (PyTorch, on the GPU), the CPU reference (fuserc-interp, .npy
-files), outputs allocated as NAME_F_describe_outputs says and poisoned, the
-launch, and every element compared with the reference. Per fusion, the
+`fuserc FILE -o DIR --emit header,source,fatbin,manifest,so`, the library
+loaded by the fuserc package (python/, through gpu/harness.py), whose
+manifest gives every fusion's inputs and outputs; then for each symbol
+binding of gpu/shapes.py: random inputs (PyTorch, on the GPU), the CPU
+reference (fuserc-interp, .npy files), outputs allocated as
+NAME_F_describe_outputs says and poisoned (Fusion.prepare), the launch,
+and every element compared with the reference. Per fusion, the
 header's argument validation is tested too (gpu/validation.py). Fusions of
 more than 2^31 elements (gpu/cases/big_add_relu.fus) are compared with
 PyTorch instead. Last, gpu/example_host.cpp and gpu/example_ctypes.py are
@@ -19,7 +21,7 @@ failure.
 
   python3 gpu/run_tests.py --fuserc .carry/bin/fuserc --interp .carry/bin/fuserc-interp \\
       --dlpack-include .carry/include --out $OUT
-  python3 gpu/run_tests.py ... --dry-run   # no GPU: fuserc, the C build, header parsing
+  python3 gpu/run_tests.py ... --dry-run   # no GPU: fuserc, each library loaded (driver stub)
 
 --out gets results.json and summary.txt only; generated files and .npy
 inputs go under --work (default /tmp/fuserc-gpu-tests).
@@ -38,8 +40,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import fuserc_loader as loader  # noqa: E402
+import harness  # noqa: E402
 import shapes  # noqa: E402
+import fuserc  # noqa: E402 (the package: harness put python/ on the path)
 
 EXAMPLE = ("gpu", "example")  # the build example_host.cpp and example_ctypes.py use
 
@@ -47,7 +50,7 @@ EXAMPLE = ("gpu", "example")  # the build example_host.cpp and example_ctypes.py
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--fuserc", required=True)
-    p.add_argument("--interp", required=True, help="fuserc-interp")
+    p.add_argument("--interp", required=True, help="fuserc-interp (the reference)")
     p.add_argument("--out", required=True, help="directory for results.json and summary.txt")
     p.add_argument("--work", default="/tmp/fuserc-gpu-tests", help="scratch directory")
     p.add_argument("--dlpack-include", default="/usr/include",
@@ -58,7 +61,8 @@ def parse_args():
     p.add_argument("--no-large", action="store_true", help="skip the >2^31-element cases")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--dry-run", action="store_true",
-                   help="no CUDA: run fuserc, build the libraries, check the headers")
+                   help="no GPU or PyTorch: run fuserc, load each library over the driver "
+                        "stub")
     return p.parse_args()
 
 
@@ -109,7 +113,7 @@ class Report:
     def _table(self):
         header = ("case", "fusion", "binding", "result", "detail")
         cells = [header] + [(r["case"], r["fusion"], r["binding"], r["result"],
-                             loader.short_reason(r["detail"]))
+                             harness.short_reason(r["detail"]))
                             for r in self.rows]
         widths = [max(len(str(c[i])) for c in cells) for i in range(4)]
         lines = ["  ".join(str(c[i]).ljust(widths[i]) for i in range(4)) + "  " + c[4]
@@ -134,7 +138,7 @@ def case_seed(base, *parts):
 
 def run_reference(args, source, spec, binding, in_dir, out_dir):
     """fuserc-interp on the .npy inputs; raises RuntimeError on failure."""
-    cmd = [args.interp, source, "--fusion", spec["name"], "--inputs", in_dir,
+    cmd = [args.interp, source, "--fusion", spec.name, "--inputs", in_dir,
            "--outputs", out_dir]
     for symbol, value in sorted(binding.items()):
         cmd += ["--shape", "%s=%d" % (symbol, value)]
@@ -144,78 +148,81 @@ def run_reference(args, source, spec, binding, in_dir, out_dir):
                                                                 proc.stderr.strip()))
 
 
-def check_against_interpreter(args, ctx, fusion, spec, binding, index):
+def check_against_interpreter(args, ctx, fusion, binding, index):
     """Compares one launch with the reference; returns the PreparedLaunch
     (for the validation checks) and a list of problems."""
     import numpy as np
     import torch
-    import launcher
     import tensors
 
-    case_dir = os.path.join(ctx["work"], spec["name"], str(index))
+    spec = fusion.spec
+    case_dir = os.path.join(ctx["work"], spec.name, str(index))
     values = tensors.make_inputs(spec, ctx["stem"], binding,
-                                 case_seed(args.seed, ctx["case"], spec["name"], index))
+                                 case_seed(args.seed, ctx["case"], spec.name, index))
     tensors.write_npy_inputs(spec, values, os.path.join(case_dir, "in"))
     run_reference(args, ctx["source"], spec, binding, os.path.join(case_dir, "in"),
                   os.path.join(case_dir, "out"))
-    prepared = launcher.PreparedLaunch(fusion, values)
+    prepared = harness.prepare(fusion, values)
     prepared.launch()
     torch.cuda.synchronize()
     problems = []
-    for out in spec["outputs"]:
-        reference = np.load(os.path.join(case_dir, "out", out["name"] + ".npy"))
-        problem = tensors.compare(out["name"], out["dtype"], prepared.outputs[out["name"]],
-                                  reference)
+    for out, got in zip(spec.outputs, prepared.outputs):
+        reference = np.load(os.path.join(case_dir, "out", out.name + ".npy"))
+        problem = tensors.compare(out.name, out.dtype, got, reference)
         if problem:
             problems.append(problem)
     return prepared, problems
 
 
-def check_against_torch(args, ctx, fusion, spec, binding, large):
+def check_against_torch(args, ctx, fusion, binding, large):
     """A case too large for the interpreter: compared with PyTorch on the GPU."""
     import torch
-    import launcher
     import tensors
 
+    spec = fusion.spec
     values = tensors.make_inputs(spec, ctx["stem"], binding,
-                                 case_seed(args.seed, ctx["case"], spec["name"], "large"))
-    prepared = launcher.PreparedLaunch(fusion, values)
+                                 case_seed(args.seed, ctx["case"], spec.name, "large"))
+    prepared = harness.prepare(fusion, values)
     prepared.launch()
     torch.cuda.synchronize()
-    tensor_inputs = [values[s["name"]] for s in spec["inputs"] if not s["scalar"]]
+    tensor_inputs = [values[i.name] for i in spec.tensor_inputs]
     reference = large["torch"](torch, *tensor_inputs)
-    out = spec["outputs"][0]
-    problem = tensors.compare_on_gpu(out["name"], out["dtype"], prepared.outputs[out["name"]],
-                                     reference)
+    out = spec.outputs[0]
+    problem = tensors.compare_on_gpu(out.name, out.dtype, prepared.outputs[0], reference)
     del prepared, values, tensor_inputs, reference
     torch.cuda.empty_cache()
     return [problem] if problem else []
 
 
-def test_fusion(args, ctx, library, spec, report):
+def test_fusion(args, ctx, fusion, report):
     import validation
 
-    fusion = library.fusions[spec["name"]]
-    large = shapes.large_case(ctx["stem"], spec["name"])
+    spec = fusion.spec
+    large = shapes.large_case(ctx["stem"], spec.name)
     if large:
         for binding in large["bindings"]:
             if args.no_large:
-                report.add(ctx["case"], spec["name"], binding_text(binding), "SKIP", "--no-large")
+                report.add(ctx["case"], spec.name, binding_text(binding), "SKIP", "--no-large")
                 continue
             run_guarded(report, ctx, spec, binding_text(binding),
-                        lambda: (None, check_against_torch(args, ctx, fusion, spec, binding,
-                                                           large)))
+                        lambda: (None, check_against_torch(args, ctx, fusion, binding, large)))
         return
-    bindings = shapes.bindings_for(ctx["stem"], spec["name"], spec["symbols"])
+    bindings = shapes.bindings_for(ctx["stem"], spec.name, symbols_of(spec))
     validate_at = min(1, len(bindings) - 1)
     for index, binding in enumerate(bindings):
         prepared = run_guarded(report, ctx, spec, binding_text(binding),
-                               lambda: check_against_interpreter(args, ctx, fusion, spec,
-                                                                 binding, index))
+                               lambda: check_against_interpreter(args, ctx, fusion, binding,
+                                                                 index))
         if prepared is not None and index == validate_at:
             for check, passed, detail in validation.run_validation_checks(prepared):
-                report.add(ctx["case"], spec["name"], "validation: " + check,
+                report.add(ctx["case"], spec.name, "validation: " + check,
                            "PASS" if passed else "FAIL", detail)
+
+
+def symbols_of(spec):
+    """The symbols a binding gives values to: those of the input extents, as
+    the manifest's `symbols` binds them."""
+    return sorted({s.name for s in spec.symbols})
 
 
 def run_guarded(report, ctx, spec, binding, body):
@@ -223,7 +230,7 @@ def run_guarded(report, ctx, spec, binding, body):
     `prepared` on success. A CUDA error poisons the context: later GPU work
     is then reported as not run."""
     if ctx["lost"]:
-        report.add(ctx["case"], spec["name"], binding, "FAIL", "not run: " + ctx["lost"])
+        report.add(ctx["case"], spec.name, binding, "FAIL", "not run: " + ctx["lost"])
         return None
     start = time.time()
     try:
@@ -231,15 +238,15 @@ def run_guarded(report, ctx, spec, binding, body):
     except Exception as e:  # a launch error, an interpreter failure, a CUDA error
         detail = "%s: %s" % (type(e).__name__, e)
         if "CUDA error" in str(e) or "illegal" in str(e):
-            ctx["lost"] = "the CUDA context was lost in %s %s %s" % (ctx["case"], spec["name"],
+            ctx["lost"] = "the CUDA context was lost in %s %s %s" % (ctx["case"], spec.name,
                                                                      binding)
-        report.add(ctx["case"], spec["name"], binding, "FAIL", detail)
+        report.add(ctx["case"], spec.name, binding, "FAIL", detail)
         return None
     took = " (%.1fs)" % (time.time() - start)
     if problems:
-        report.add(ctx["case"], spec["name"], binding, "FAIL", "; ".join(problems) + took)
+        report.add(ctx["case"], spec.name, binding, "FAIL", "; ".join(problems) + took)
         return None
-    report.add(ctx["case"], spec["name"], binding, "PASS", took.strip())
+    report.add(ctx["case"], spec.name, binding, "PASS", took.strip())
     return prepared
 
 
@@ -258,13 +265,13 @@ def build_source(args, group, source, arch, report):
     try:
         fuserc_dir = os.path.dirname(os.path.abspath(args.fuserc))
         options = [o.format(fuserc_dir=fuserc_dir) for o in shapes.FUSERC_OPTIONS.get(stem, ())]
-        built = loader.build(args.fuserc, args.interp, source, work,
-                             args.dlpack_include, arch, args.cuda_home, options)
-        for spec in built.signature:
-            loader.match_prototypes(built.name, spec["name"], built.functions[spec["name"]], spec)
-    except loader.FusercError as e:
+        built = harness.build(args.fuserc, source, work, arch, options)
+        library = built.load() if args.dry_run else None  # checks every function is there
+    except (harness.HarnessError, fuserc.FusercError) as e:
         report.add(case, "-", "-", "SKIP" if getattr(e, "skipped", False) else "FAIL", str(e))
         return None
+    if library is not None:
+        library.close()
     return built
 
 
@@ -304,7 +311,10 @@ def main():
     args = parse_args()
     faulthandler.enable()
     report = Report(args.out)
-    if not args.dry_run:
+    harness.use_toolchain(args.dlpack_include, args.cuda_home)
+    if args.dry_run:
+        harness.load_driver(args.cuda_home)  # the libraries load over the stub
+    else:
         import torch
         torch.cuda.init()
         torch.empty(1, device="cuda")  # make PyTorch's primary context current
@@ -323,15 +333,19 @@ def main():
         if (group, stem) == EXAMPLE and arch == args.arch:
             example_build = built
         case = case_name(args, group, stem, arch)
+        fusions = ",".join(f.name for f in built.manifest.fusions)
         if args.dry_run:
-            report.add(case, ",".join(s["name"] for s in built.signature), "-", "BUILT",
-                       "manifest: %s" % ("yes" if built.manifest is not None else "none"))
+            report.add(case, fusions, "-", "BUILT", "lib%s.so loaded" % built.name)
             continue
-        library = loader.Library(built)
+        try:
+            library = built.load()
+        except fuserc.FusercError as e:
+            report.add(case, fusions, "-", "FAIL", "loading the library: %s" % e)
+            continue
         ctx = dict(case=case, stem=stem, source=source, lost=lost,
                    work=os.path.join(built.out_dir, "runs"))
-        for spec in built.signature:
-            test_fusion(args, ctx, library, spec, report)
+        for fusion in library.fusions.values():
+            test_fusion(args, ctx, fusion, report)
         lost = ctx["lost"]
     if any(os.path.relpath(path, ROOT) == "gpu/cases/example.fus" for _, path in sources):
         run_examples(args, example_build, report)

@@ -1,36 +1,44 @@
 """The generated header's argument validation, tested from Python: each
-check breaks one input's DLTensor of an otherwise valid launch and expects
-NAME_ERROR_INVALID_ARGUMENT with a message from NAME_last_error.
+check breaks one input's DLTensor of an otherwise valid launch (a
+PreparedLaunch of the package) and expects NAME_ERROR_INVALID_ARGUMENT with
+a message from NAME_last_error. Needs no PyTorch itself (gpu/selftest.py
+runs the checks against a host-computing library).
 """
-import ctypes
+import harness  # noqa: F401 (puts python/ on the path)
+import fuserc
 
-import fuserc_loader as loader
+
+def _first_tensor_input(spec):
+    return next((i for i in spec.inputs if i.is_tensor), None)
 
 
-def _first_tensor_input(fusion):
-    return next((s for s in fusion.inputs if not s["scalar"]), None)
+def _copy(arg, shape=None, strides=None, dtype=None, device_type=None):
+    """A new TensorArg describing `arg`'s memory, with some fields changed."""
+    s = arg.struct
+    n = s.ndim
+    if strides is None and arg.strides is not None:
+        strides = list(arg.strides[:n])
+    return fuserc.TensorArg(
+        s.data, list(arg.shape[:n]) if shape is None else shape, strides,
+        (s.dtype.code, s.dtype.bits) if dtype is None else dtype,
+        s.device.device_type if device_type is None else device_type, s.device.device_id,
+        s.byte_offset, arg.owner)
 
 
 def _wrong_dtype(arg):
-    dtype = arg.struct.dtype
-    if (dtype.code, dtype.bits) == (loader.KDL_FLOAT, 32):
-        arg.struct.dtype = loader.DLDataType(loader.KDL_FLOAT, 64, 1)
-    else:
-        arg.struct.dtype = loader.DLDataType(loader.KDL_FLOAT, 32, 1)
+    is_f32 = (arg.struct.dtype.code, arg.struct.dtype.bits) == (2, 32)  # (kDLFloat, 32)
+    return _copy(arg, dtype="f64" if is_f32 else "f32")
 
 
 def _wrong_rank(arg):
     """One more dimension, of extent 1, at the end."""
     n = arg.struct.ndim
-    arg.extra_shape = (ctypes.c_int64 * (n + 1))(*arg.shape[:n], 1)
-    arg.extra_strides = (ctypes.c_int64 * (n + 1))(*arg.strides[:n], 1)
-    arg.struct.shape = arg.extra_shape
-    arg.struct.strides = arg.extra_strides
-    arg.struct.ndim = n + 1
+    strides = None if arg.strides is None else list(arg.strides[:n]) + [1]
+    return _copy(arg, shape=list(arg.shape[:n]) + [1], strides=strides)
 
 
 def _cpu_device(arg):
-    arg.struct.device = loader.DLDevice(loader.KDL_CPU, 0)
+    return _copy(arg, device_type=fuserc.KDL_CPU)
 
 
 def _dense_strides(shape, layout):
@@ -41,15 +49,15 @@ def _dense_strides(shape, layout):
     return strides
 
 
-def _repeated_symbol(fusion):
-    """(input spec, dim, symbol) of a symbol's second occurrence, or None."""
+def _repeated_symbol(spec):
+    """(input, dim, symbol) of a symbolic extent's second occurrence, or None."""
     seen = set()
-    for spec in fusion.inputs:
-        for dim, e in enumerate(spec.get("shape") or []):
-            if isinstance(e, str):
-                if e in seen:
-                    return spec, dim, e
-                seen.add(e)
+    for i in spec.tensor_inputs:
+        for dim, e in enumerate(i.shape):
+            if e.constant is None:
+                if e.text in seen:
+                    return i, dim, e.text
+                seen.add(e.text)
     return None
 
 
@@ -60,53 +68,57 @@ def _inconsistent_symbol(spec, dim):
         n = arg.struct.ndim
         shape = list(arg.shape[:n])
         shape[dim] += 1
-        arg.extra_shape = (ctypes.c_int64 * n)(*shape)
-        layout = spec["layout"] or list(range(n))
-        arg.extra_strides = (ctypes.c_int64 * n)(*_dense_strides(shape, layout))
-        arg.struct.shape = arg.extra_shape
-        arg.struct.strides = arg.extra_strides
+        layout = list(spec.layout) or list(range(n))
+        return _copy(arg, shape=shape, strides=_dense_strides(shape, layout))
     return breaks
 
 
-def validation_checks(fusion):
-    """[(check name, input name, function breaking that input's TensorArg)];
-    the null-pointer check breaks nothing but passes NULL for the input."""
-    first = _first_tensor_input(fusion)
+def validation_checks(spec):
+    """[(check name, input name, function from that input's TensorArg to a
+    broken one)] for manifest entry `spec`; the null-pointer check's
+    function is None: it passes NULL for the input."""
+    first = _first_tensor_input(spec)
     if first is None:
         return []
-    checks = [("wrong dtype", first["name"], _wrong_dtype),
-              ("wrong rank", first["name"], _wrong_rank),
-              ("non-CUDA device", first["name"], _cpu_device)]
-    repeated = _repeated_symbol(fusion)
+    checks = [("wrong dtype", first.name, _wrong_dtype),
+              ("wrong rank", first.name, _wrong_rank),
+              ("non-CUDA device", first.name, _cpu_device)]
+    repeated = _repeated_symbol(spec)
     if repeated:
-        spec, dim, symbol = repeated
-        checks.append(("inconsistent symbol %s" % symbol, spec["name"],
-                       _inconsistent_symbol(spec, dim)))
+        i, dim, symbol = repeated
+        checks.append(("inconsistent symbol %s" % symbol, i.name, _inconsistent_symbol(i, dim)))
     # Last: a header that does not check for NULL crashes here.
-    checks.append(("null tensor", first["name"], None))
+    checks.append(("null tensor", first.name, None))
     return checks
 
 
-def run_validation_checks(prepared):
-    """[(check name, passed, detail)] for a PreparedLaunch that would succeed.
-    Each check launches with one input broken; nothing may run."""
+def launch_status(fusion, arguments, output_arguments, workspace, workspace_bytes):
+    """(Status or int, message) of one launch on the NULL stream."""
+    try:
+        fusion.launch(arguments, output_arguments, workspace, workspace_bytes, 0)
+    except fuserc.StatusError as e:
+        return e.status, e.message
+    return fuserc.Status.OK, ""
+
+
+def run_checks(fusion, arguments, output_arguments, workspace=0, workspace_bytes=0):
+    """[(check name, passed, detail)]: each check launches with one input of
+    `arguments` (a launch that would succeed) broken; nothing may run."""
     results = []
-    fusion = prepared.fusion
-    for name, input_name, breaks in validation_checks(fusion):
-        original = prepared.args[input_name]
-        if breaks is None:
-            prepared.args[input_name] = None
-        else:
-            broken = loader.TensorArg(original.tensor)
-            breaks(broken)
-            prepared.args[input_name] = broken
-        try:
-            workspace = prepared.workspace.data_ptr() if prepared.workspace is not None else None
-            status, message = fusion.launch(prepared.args, prepared.out_args, workspace,
-                                            prepared.workspace_bytes, 0)
-        finally:
-            prepared.args[input_name] = original
-        passed = status == loader.STATUS_INVALID_ARGUMENT and bool(message)
-        detail = "%s: %s" % (loader.STATUS_NAMES.get(status, status), message or "(no message)")
+    position = {i.name: k for k, i in enumerate(fusion.spec.inputs)}
+    for name, input_name, breaks in validation_checks(fusion.spec):
+        args = list(arguments)
+        k = position[input_name]
+        args[k] = None if breaks is None else breaks(args[k])
+        status, message = launch_status(fusion, args, output_arguments, workspace,
+                                        workspace_bytes)
+        passed = status == fuserc.Status.ERROR_INVALID_ARGUMENT and bool(message)
+        detail = "%s: %s" % (getattr(status, "name", status), message or "(no message)")
         results.append((name, passed, detail))
     return results
+
+
+def run_validation_checks(prepared):
+    """run_checks on a PreparedLaunch that would succeed."""
+    return run_checks(prepared.fusion, prepared.arguments, prepared.output_arguments,
+                      prepared.workspace_pointer, prepared.workspace_bytes)

@@ -1,8 +1,10 @@
 /* A stand-in for the header fuserc writes for gpu/cases/example.fus (its
-   implementation: example.c), written by hand after docs/header.md, so that gpu/selftest.py can test the Python
-   loader (prototype parsing, DLTensor layout, scalars, status and messages)
-   on a machine without a GPU. Its "launch" computes on the host: it treats
-   the data pointers of kDLCUDA tensors as host memory. */
+   implementation: example.c; its manifest: example.manifest.json), written
+   by hand after docs/header.md, so that gpu/selftest.py can test the
+   harness over the Python package (the manifest's signature, DLTensor
+   layout, scalars, statuses and messages) on a machine without a GPU. Its
+   "launch" computes on the host: it treats the data pointers of kDLCUDA
+   tensors as host memory. */
 #ifndef EXAMPLE_H
 #define EXAMPLE_H
 

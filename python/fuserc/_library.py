@@ -81,10 +81,23 @@ class Fusion:
         in declaration order): new buffers allocated as describe_outputs
         says, views as views of their input, in-place outputs as the
         caller's tensor, updated."""
+        return self._torch_call()(args, kwargs)
+
+    def prepare(self, *args, poison=False, **kwargs):
+        """A PreparedLaunch of these inputs (as for a call): outputs and
+        workspace allocated once, `launch(stream=None)` runs it again on
+        them (what a CUDA graph captures). `poison`: fill the new buffers
+        and the workspace with NaN (floats) or 0xA5 bytes first, so an
+        element a launch does not write shows."""
+        from ._prepared import PreparedLaunch
+        return PreparedLaunch(self, args, kwargs, poison)
+
+    def _torch_call(self):
+        """The PyTorch calling path, made on first use (it imports PyTorch)."""
         if self._call is None:
             from ._torch_call import TorchCall
             self._call = TorchCall(self)
-        return self._call(args, kwargs)
+        return self._call
 
     def __repr__(self):
         ins = ", ".join(i.name for i in self.spec.inputs)
@@ -122,6 +135,7 @@ class Library:
         self._last_error.argtypes, self._last_error.restype = [], ctypes.c_char_p
         self._unload = self.cdll[self.name + "_unload"]
         self._unload.argtypes, self._unload.restype = [], None
+        self.closed = False
         self.fusions = {spec.name: Fusion(self, spec) for spec in self.manifest.fusions}
 
     def last_error(self):
@@ -132,6 +146,21 @@ class Library:
     def unload(self):
         """NAME_unload: releases the kernels (they reload on the next launch)."""
         self._unload()
+
+    def close(self):
+        """NAME_unload, then the library is unloaded from the process
+        (dlclose), so that a process loading many libraries (a fuzzer) does
+        not keep them all. Nothing of this Library may be called afterwards,
+        and no launch of it may still be running."""
+        if self.closed:
+            return
+        self._unload()
+        import _ctypes
+        handle = self.cdll._handle
+        self.fusions = {}
+        self._last_error = self._unload = self.cdll = None
+        self.closed = True
+        _ctypes.dlclose(handle)
 
     def __getattr__(self, name):
         fusions = self.__dict__.get("fusions", {})

@@ -13,7 +13,8 @@ formulas (a custom op may not return an alias of an input)."""
 import torch
 
 from ._schema import bind_symbols, new_buffer_layouts, op_schema
-from ._torch_call import TorchCall, torch_dtype
+from ._dtypes import torch_dtype
+from ._torch_call import TorchCall
 
 
 def view_of(base, shape, strides, offset):

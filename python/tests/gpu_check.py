@@ -2,7 +2,8 @@
 run whenever python/ changes): every bench case through the package against
 PyTorch, eagerly, through its custom op inside torch.compile(fullgraph=True)
 (no graph break, by torch._dynamo.explain) and inside a captured CUDA graph;
-in-place and view outputs; two threads launching on two streams; the
+in-place and view outputs; a prepared launch (poisoned buffers, replayed
+in a CUDA graph); two threads launching on two streams; the
 package's unit tests with PyTorch and a GPU; and the call overhead of
 lib.f(x) against the generated C function called directly (µs).
 
@@ -55,19 +56,6 @@ def as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-def legacy_spec(spec):
-    """The fusion as gpu/tensors.make_inputs reads it (fuserc-interp's form)."""
-    inputs = []
-    for i in spec.inputs:
-        entry = {"name": i.name, "dtype": i.dtype, "scalar": not i.is_tensor}
-        if i.is_tensor:
-            entry.update(shape=[e.constant if e.constant is not None else e.text
-                                for e in i.shape],
-                         layout=list(i.layout), strided=i.strided)
-        inputs.append(entry)
-    return {"name": spec.name, "inputs": inputs}
-
-
 # ---------------------------------------------------------------------------
 
 def bench_cases(args):
@@ -87,7 +75,7 @@ def bench_cases(args):
 
             def op(*a):  # a plain function for dynamo to trace
                 return fusion_op(*a)
-            values = tensors.make_inputs(legacy_spec(fusion.spec), stem, binding, seed=1)
+            values = tensors.make_inputs(fusion.spec, stem, binding, seed=1)
             values.update(scalars)
             ordered = [values[i.name] for i in fusion.spec.inputs]
             want = as_tuple(reference(*ordered))
@@ -170,6 +158,41 @@ def views_and_in_place(lib, ops):
         close(total, w_want.sum(), "sum")
 
     check("in place (compiled, caller's tensors)", compiled_in_place)
+
+
+def prepared_launch(lib):
+    """Fusion.prepare: buffers made (and poisoned) once, each launch on them,
+    captured in a CUDA graph and replayed after the input changes in place;
+    in-place outputs are the caller's tensors."""
+    x, y = torch.randn(1 << 20, device="cuda"), torch.randn(1 << 20, device="cuda")
+    prepared = lib.scale_add.prepare(x, y, 0.5, poison=True)
+    (z,) = prepared.outputs
+    assert torch.isnan(z).all().item(), "new buffers are poisoned"
+    assert prepared.output("z") is z and prepared.workspace_bytes == 0
+    prepared.launch()
+    close(z, x * 0.5 + y, "launch")
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=stream):
+        prepared.launch()
+    x.mul_(2)
+    graph.replay()
+    torch.cuda.synchronize()
+    close(z, x * 0.5 + y, "graph replay")
+    w, m = torch.randn(32, 48, device="cuda"), torch.randn(32, 48, device="cuda")
+    g = torch.randn(32, 48, device="cuda").bfloat16()
+    m_want = m * 0.9 + g.float()
+    update = lib.update.prepare(w, m, g, True, 3, poison=True)
+    assert update.outputs[0] is m and update.outputs[1] is w, "in place: the caller's tensors"
+    update.launch(torch.cuda.current_stream())
+    close(m, m_want, "in place m")
+    column = lib.column_sum.prepare(torch.randn(256, 384, device="cuda"), poison=True)
+    assert column.workspace is None or column.workspace.numel() == column.workspace_bytes
+    column.launch()
+    close(column.outputs[0], column.inputs[0].sum(0), "column sum with workspace")
+    return "poisoned, launched, replayed in a CUDA graph; in place; workspace %d bytes" % (
+        column.workspace_bytes)
 
 
 def two_ops_model(ops):
@@ -317,6 +340,7 @@ def main():
     ops = fuserc.torch.register(lib, namespace="fuserc_gpu_check")
     check("unit tests with PyTorch and a GPU", lambda: unit_tests(args))
     views_and_in_place(lib, ops)
+    check("prepared launch", lambda: prepared_launch(lib))
     check("two fuserc ops, no graph break", lambda: two_ops_model(ops))
     check("two threads, two streams", lambda: two_threads(lib))
     check("call overhead", lambda: overhead(args))

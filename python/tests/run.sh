@@ -23,5 +23,6 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 test -s "$work/wheel/fuserc-0.1.0-py3-none-any.whl"
 cd "$work"
 "$venv/bin/python" -c "import fuserc, sys; assert fuserc.__file__.startswith(sys.prefix), fuserc.__file__"
-FUSERC=$fuserc LD_LIBRARY_PATH="$work/stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+# fuserc.testing links its libraries against the stub too (test_testing.py).
+FUSERC=$fuserc FUSERC_CUDA_STUBS=$(dirname "$stub") LD_LIBRARY_PATH="$work/stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   XDG_CACHE_HOME="$work/cache" "$venv/bin/python" -m unittest discover -s "$here" -p "test_*.py" -v

@@ -31,6 +31,20 @@ class TorchTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "input 'y' is a tensor, got float"):
             self.lib.scale_add(x, 2.0, 1.0)
 
+    def test_dtype_names_both_ways(self):
+        for name in ("bool", "i32", "i64", "f16", "bf16", "f32", "f64"):
+            self.assertEqual(fuserc.fusion_dtype(fuserc.torch_dtype(name)), name)
+        with self.assertRaisesRegex(ValueError, "has no fusion dtype"):
+            fuserc.fusion_dtype(torch.uint8)
+        with self.assertRaisesRegex(ValueError, "'f8' is not a fusion dtype"):
+            fuserc.torch_dtype("f8")
+
+    def test_prepare_refuses_cpu_tensors_like_a_call(self):
+        x = torch.ones(8)
+        with self.assertRaises(fuserc.StatusError) as caught:
+            self.lib.scale_add.prepare(x, x, 2.0, poison=True)
+        self.assertEqual(caught.exception.status, fuserc.Status.ERROR_INVALID_ARGUMENT)
+
     def test_cpu_tensors_are_refused_by_the_header(self):
         x = torch.ones(8)
         with self.assertRaises(fuserc.StatusError) as caught:
