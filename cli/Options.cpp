@@ -5,6 +5,7 @@
 #include "driver/Pipeline.h"
 #include "driver/Targets.h"
 #include "ir/Limits.h"
+#include "support/CNames.h"
 
 #include <CLI/CLI.hpp>
 
@@ -88,8 +89,9 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
   }
   if (nameGiven && o.name.empty())
     throw UsageError{"--name: the base name of the outputs is empty; give a C identifier"};
-  if (!o.name.empty() && !isIdentifier(o.name))
-    throw UsageError{"--name: '" + o.name + "' is not a C identifier"};
+  if (!o.name.empty())
+    if (std::string problem = cNameProblem("the output name", o.name); !problem.empty())
+      throw UsageError{"--name: " + problem};
   if (o.depfile && !o.outputDir)
     throw UsageError{"--depfile needs -o (the depfile's targets are the output files)"};
   if (o.dumpFormat == "dot") {

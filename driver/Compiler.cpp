@@ -151,9 +151,9 @@ RunSummary summarize(const PipelineResult &result, const CompileOptions &options
 int writeOutputs(const PipelineResult &result, const Module &module, const CompileOptions &options,
                  JournalKey &key, StageTimes &times, const Stopwatch &run) {
   const std::string name = outputName(options);
-  if (!isCIdentifier(name)) {
-    llvm::errs() << "fuserc: error: the outputs' base name '" << name
-                 << "' (the first input's stem) is not a C identifier; choose one with --name\n";
+  if (std::string problem = cNameProblem("the output name", name); !problem.empty()) {
+    llvm::errs() << "fuserc: error: " << problem
+                 << "; it is the first input's stem: choose another with --name\n";
     return kExitUsageError;
   }
   PackageOptions packaging;

@@ -8,6 +8,7 @@
 #include "frontend/Suggestions.h"
 #include "ir/Inference.h"
 #include "ir/Limits.h"
+#include "support/CNames.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -488,6 +489,10 @@ private:
 bool buildFusions(std::span<const ast::Fusion> fusions, DiagnosticEngine &diag, Module &module) {
   unsigned errorsBefore = diag.errorCount();
   for (const ast::Fusion &f : fusions) {
+    if (std::string problem = cNameProblem("fusion name", f.name); !problem.empty()) {
+      diag.error(f.loc, problem);
+      continue;
+    }
     const Fusion *previous = nullptr;
     for (const auto &existing : module.fusions)
       if (existing->name() == f.name)

@@ -49,10 +49,10 @@ def load(path):
     """The library, with the prototypes of example.h declared."""
     lib = ctypes.CDLL(path)
     lib.example_last_error.restype = ctypes.c_char_p
-    lib.example_scale_add_describe_outputs.argtypes = [Tensor, Tensor, Tensor]
-    lib.example_scale_add_workspace_size.argtypes = [Tensor, Tensor,
+    lib.example__scale_add_describe_outputs.argtypes = [Tensor, Tensor, Tensor]
+    lib.example__scale_add_workspace_size.argtypes = [Tensor, Tensor,
                                                      ctypes.POINTER(ctypes.c_size_t)]
-    lib.example_scale_add_launch.argtypes = [Tensor, Tensor, ctypes.c_float, Tensor,
+    lib.example__scale_add_launch.argtypes = [Tensor, Tensor, ctypes.c_float, Tensor,
                                              ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
     return lib
 
@@ -77,19 +77,19 @@ def main():
     # The output: the header says its shape and strides; PyTorch allocates it.
     shape, strides = (ctypes.c_int64 * 1)(), (ctypes.c_int64 * 1)()
     z_described = DLTensor(shape=shape, strides=strides)
-    check(lib, lib.example_scale_add_describe_outputs(dltensor(x_capsule), dltensor(y_capsule),
+    check(lib, lib.example__scale_add_describe_outputs(dltensor(x_capsule), dltensor(y_capsule),
                                                       ctypes.byref(z_described)))
     ndim = z_described.ndim
     z = torch.empty_strided(shape[:ndim], strides[:ndim], device="cuda")
     z_capsule = to_dlpack(z)
 
     workspace_bytes = ctypes.c_size_t()
-    check(lib, lib.example_scale_add_workspace_size(dltensor(x_capsule), dltensor(y_capsule),
+    check(lib, lib.example__scale_add_workspace_size(dltensor(x_capsule), dltensor(y_capsule),
                                                     ctypes.byref(workspace_bytes)))
     workspace = torch.empty(workspace_bytes.value, dtype=torch.uint8, device="cuda")
 
     stream = torch.cuda.current_stream().cuda_stream
-    check(lib, lib.example_scale_add_launch(dltensor(x_capsule), dltensor(y_capsule), alpha,
+    check(lib, lib.example__scale_add_launch(dltensor(x_capsule), dltensor(y_capsule), alpha,
                                             dltensor(z_capsule), workspace.data_ptr() or None,
                                             workspace_bytes.value, stream))
     torch.cuda.synchronize()

@@ -81,20 +81,20 @@ int main(int argc, char **argv) {
   DLTensor tx = vector(dx, shape), ty = vector(dy, shape);
 
   // The output: describe_outputs says its shape and strides; we allocate it.
-  int64_t zShape[example_scale_add_OUTPUT_0_RANK], zStrides[example_scale_add_OUTPUT_0_RANK];
+  int64_t zShape[example__scale_add_OUTPUT_0_RANK], zStrides[example__scale_add_OUTPUT_0_RANK];
   DLTensor tz{};
   tz.shape = zShape;
   tz.strides = zStrides;
   size_t workspaceBytes = 0;
-  if (!check(example_scale_add_describe_outputs(&tx, &ty, &tz), "describe_outputs") ||
-      !check(example_scale_add_workspace_size(&tx, &ty, &workspaceBytes), "workspace_size") ||
+  if (!check(example__scale_add_describe_outputs(&tx, &ty, &tz), "describe_outputs") ||
+      !check(example__scale_add_workspace_size(&tx, &ty, &workspaceBytes), "workspace_size") ||
       !check(cuMemAlloc(&dz, bytes), "cuMemAlloc") ||
       (workspaceBytes && !check(cuMemAlloc(&workspace, workspaceBytes), "cuMemAlloc")))
     return 1;
   tz.data = pointer(dz);
   tz.device = DLDevice{kDLCUDA, 0};
 
-  if (!check(example_scale_add_launch(&tx, &ty, alpha, &tz, pointer(workspace), workspaceBytes,
+  if (!check(example__scale_add_launch(&tx, &ty, alpha, &tz, pointer(workspace), workspaceBytes,
                                       /*stream=*/nullptr),
              "launch") ||
       !check(cuStreamSynchronize(nullptr), "cuStreamSynchronize") ||

@@ -82,7 +82,7 @@ FusionModelResult buildFusionModel(const std::string &prefix, const Fusion &fusi
   FusionModelResult result;
   FusionModel &m = result.model;
   m.prefix = prefix;
-  m.fusionPrefix = prefix + "_" + fusion.name();
+  m.fusionPrefix = fusionSymbolPrefix(prefix, fusion.name());
   m.fusion = &fusion;
   m.code = code;
   auto fail = [&](const std::string &message) {

@@ -63,7 +63,7 @@ std::vector<std::pair<std::string, SymbolSource>> symbolBindings(const Fusion &f
 // What the header needs to know about one fusion, checked once.
 struct FusionModel {
   std::string prefix;       // NAME
-  std::string fusionPrefix; // NAME_F
+  std::string fusionPrefix; // NAME__F (fusionSymbolPrefix)
   const Fusion *fusion = nullptr;
   const FusionCode *code = nullptr; // null when the fusion has no kernels
   std::vector<const Value *> tensorInputs;

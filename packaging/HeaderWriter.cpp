@@ -23,14 +23,6 @@
 
 namespace fuserc {
 
-bool isCIdentifier(std::string_view text) {
-  if (text.empty() || (text[0] >= '0' && text[0] <= '9'))
-    return false;
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
 namespace {
 
 using header::FusionModel;
@@ -65,6 +57,19 @@ std::string findClash(const std::vector<FusionModel> &models) {
   }
   return "";
 }
+
+// NAME__F names are reserved in C++ (not in C); clang's -Wreserved-identifier
+// and -Wreserved-macro-identifier would report each one in users' builds.
+constexpr const char *kReservedNamesAllowed =
+    "#if defined(__cplusplus) && defined(__clang__)\n"
+    "/* '__' separates the output name from a fusion's (docs/header.md) */\n"
+    "#pragma clang diagnostic push\n"
+    "#pragma clang diagnostic ignored \"-Wunknown-warning-option\"\n"
+    "#pragma clang diagnostic ignored \"-Wreserved-identifier\"\n"
+    "#pragma clang diagnostic ignored \"-Wreserved-macro-identifier\"\n"
+    "#endif\n\n";
+constexpr const char *kReservedNamesChecked =
+    "#if defined(__cplusplus) && defined(__clang__)\n#pragma clang diagnostic pop\n#endif\n";
 
 std::vector<std::string> kernelSymbols(const std::vector<FusionModel> &models) {
   std::set<std::string> symbols;
@@ -108,16 +113,15 @@ HeaderResult writeHeader(const std::string &name, const Module &module,
                          const std::vector<FusionCode> &code, const std::string &fatbin,
                          HeaderForm form) {
   HeaderResult result;
-  if (!isCIdentifier(name)) {
-    result.error = "the output name '" + name +
-                   "' is not a C identifier, which the header's names need (use --name)";
+  if (std::string problem = cNameProblem("the output name", name); !problem.empty()) {
+    result.error = problem + " (choose another with --name)";
     return result;
   }
   std::vector<FusionModel> models;
   std::set<std::string> fusionNames;
   for (const auto &fusion : module.fusions) {
-    if (!isCIdentifier(fusion->name())) {
-      result.error = "fusion name '" + fusion->name() + "' is not a C identifier";
+    if (std::string problem = cNameProblem("fusion name", fusion->name()); !problem.empty()) {
+      result.error = problem;
       return result;
     }
     if (!fusionNames.insert(fusion->name()).second) {
@@ -161,22 +165,25 @@ HeaderResult writeHeader(const std::string &name, const Module &module,
   out += "#ifndef " + guard + "\n#define " + guard + "\n\n";
   out +=
       "#include <cuda.h>\n#include <dlpack/dlpack.h>\n#include <stddef.h>\n#include <stdint.h>\n\n";
-  out += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  out += std::string("#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n") + kReservedNamesAllowed;
   out += header::runtimeDeclarations(name);
   for (const FusionModel &m : models)
     out += "\n" + header::entryPointDeclarations(m);
-  out += "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " + guard + " */\n";
+  out += "\n" + std::string(kReservedNamesChecked) +
+         "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " + guard + " */\n";
 
   std::string implementation;
   implementation +=
       "#include <pthread.h>\n#include <stdarg.h>\n#include <stdio.h>\n#include <string.h>\n\n";
-  implementation += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  implementation +=
+      std::string("#ifdef __cplusplus\nextern \"C\" {\n#endif\n") + kReservedNamesAllowed;
   implementation +=
       header::runtimeImplementation(name, kernelSymbols(models), fatbin, launchesClusters(models));
   std::set<std::string> helpersDone;
   for (const FusionModel &m : models)
     implementation += "\n" + fusionImplementation(m, helpersDone);
-  implementation += "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n";
+  implementation += "\n" + std::string(kReservedNamesChecked) +
+                    "#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n";
   if (single) {
     out += "\n#if defined(" + name + "_IMPLEMENTATION) && !defined(" + name +
            "_IMPLEMENTATION_DONE)\n#define " + name + "_IMPLEMENTATION_DONE\n\n";

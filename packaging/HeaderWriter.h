@@ -13,6 +13,7 @@
 
 #include "ir/Fusion.h"
 #include "schedulers/KernelPlan.h"
+#include "support/CNames.h"
 
 #include <string>
 #include <string_view>
@@ -32,14 +33,11 @@ struct HeaderResult {
   std::string source; // NAME.c (Split only)
 };
 
-// `name` prefixes every identifier of the header (NAME_status, NAME_F_launch).
+// `name` prefixes every identifier of the header (NAME_status, NAME__F_launch).
 // Every fusion with a written output needs its FusionCode (matched by name);
 // a fusion whose outputs are all views may have none.
 HeaderResult writeHeader(const std::string &name, const Module &module,
                          const std::vector<FusionCode> &code, const std::string &fatbin,
                          HeaderForm form = HeaderForm::Split);
-
-// [A-Za-z_][A-Za-z0-9_]*
-bool isCIdentifier(std::string_view text);
 
 } // namespace fuserc

@@ -237,7 +237,7 @@ Json fusionJson(const Fusion &f, const ManifestContents &c) {
 
   Json out = Json::object();
   out.set("name", f.name());
-  out.set("c_prefix", isCIdentifier(c.name) ? Json(c.name + "_" + f.name()) : Json());
+  out.set("c_prefix", isCIdentifier(c.name) ? Json(fusionSymbolPrefix(c.name, f.name())) : Json());
   out.set("inputs", inputs).set("outputs", outputs);
   setSegmentation(out, summary);
   out.set("kernels", kernels);

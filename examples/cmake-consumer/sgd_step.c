@@ -54,10 +54,10 @@ static int run_step(void) {
   static float w[COUNT], m[COUNT], g[COUNT], w_result[COUNT], m_result[COUNT];
   DeviceMatrix dw, dm, dg;
   DLTensor out_m2, out_w2;
-  int64_t m2_shape[sgd_update_sgd_update_OUTPUT_0_RANK];
-  int64_t m2_strides[sgd_update_sgd_update_OUTPUT_0_RANK];
-  int64_t w2_shape[sgd_update_sgd_update_OUTPUT_1_RANK];
-  int64_t w2_strides[sgd_update_sgd_update_OUTPUT_1_RANK];
+  int64_t m2_shape[sgd_update__sgd_update_OUTPUT_0_RANK];
+  int64_t m2_strides[sgd_update__sgd_update_OUTPUT_0_RANK];
+  int64_t w2_shape[sgd_update__sgd_update_OUTPUT_1_RANK];
+  int64_t w2_strides[sgd_update__sgd_update_OUTPUT_1_RANK];
   size_t workspace_bytes = 0;
   CUdeviceptr workspace = 0;
   uint32_t state = 12345u;
@@ -79,9 +79,9 @@ static int run_step(void) {
   out_m2.strides = m2_strides;
   out_w2.shape = w2_shape;
   out_w2.strides = w2_strides;
-  if (sgd_update_sgd_update_describe_outputs(&dw.tensor, &dm.tensor, &dg.tensor, &out_m2,
+  if (sgd_update__sgd_update_describe_outputs(&dw.tensor, &dm.tensor, &dg.tensor, &out_m2,
                                              &out_w2) != sgd_update_OK ||
-      sgd_update_sgd_update_workspace_size(&dw.tensor, &dm.tensor, &dg.tensor, &workspace_bytes) !=
+      sgd_update__sgd_update_workspace_size(&dw.tensor, &dm.tensor, &dg.tensor, &workspace_bytes) !=
           sgd_update_OK) {
     fprintf(stderr, "sgd_update: %s\n", sgd_update_last_error());
     return 1;
@@ -89,7 +89,7 @@ static int run_step(void) {
   if (workspace_bytes > 0 &&
       !consumer_driver_ok(cuMemAlloc(&workspace, workspace_bytes), "cuMemAlloc"))
     return 1;
-  if (sgd_update_sgd_update_launch(&dw.tensor, &dm.tensor, &dg.tensor, kLearningRate, &out_m2,
+  if (sgd_update__sgd_update_launch(&dw.tensor, &dm.tensor, &dg.tensor, kLearningRate, &out_m2,
                                    &out_w2, (void *)(uintptr_t)workspace, workspace_bytes,
                                    NULL) != sgd_update_OK) {
     fprintf(stderr, "sgd_update: %s\n", sgd_update_last_error());

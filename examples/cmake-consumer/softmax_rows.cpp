@@ -96,21 +96,21 @@ int checkSoftmax(int64_t rows, int64_t cols, float scale, std::mt19937 &random) 
   DLTensor in = matrixTensor(xBuffer.data(), xShape);
 
   // The output's shape and strides come from describe_outputs.
-  int64_t yShape[row_softmax_row_softmax_OUTPUT_0_RANK];
-  int64_t yStrides[row_softmax_row_softmax_OUTPUT_0_RANK];
+  int64_t yShape[row_softmax__row_softmax_OUTPUT_0_RANK];
+  int64_t yStrides[row_softmax__row_softmax_OUTPUT_0_RANK];
   DLTensor out{};
   out.shape = yShape;
   out.strides = yStrides;
-  checkKernels(row_softmax_row_softmax_describe_outputs(&in, &out));
+  checkKernels(row_softmax__row_softmax_describe_outputs(&in, &out));
   DeviceBuffer yBuffer(x.size() * sizeof(float));
   out.data = yBuffer.data();
   out.device = in.device;
 
   size_t workspaceBytes = 0;
-  checkKernels(row_softmax_row_softmax_workspace_size(&in, &workspaceBytes));
+  checkKernels(row_softmax__row_softmax_workspace_size(&in, &workspaceBytes));
   DeviceBuffer workspace(workspaceBytes);
   checkKernels(
-      row_softmax_row_softmax_launch(&in, scale, &out, workspace.data(), workspaceBytes, nullptr));
+      row_softmax__row_softmax_launch(&in, scale, &out, workspace.data(), workspaceBytes, nullptr));
   checkDriver(cuCtxSynchronize(), "cuCtxSynchronize");
 
   std::vector<float> y(x.size());

@@ -45,10 +45,10 @@ static example_status example_check_inputs(const char *fn, const DLTensor *x, co
   return st != example_OK ? st : example_check_vector(fn, "y", y, n);
 }
 
-example_status example_scale_add_describe_outputs(const DLTensor *in_x, const DLTensor *in_y,
+example_status example__scale_add_describe_outputs(const DLTensor *in_x, const DLTensor *in_y,
                                                   DLTensor *out_z) {
   int64_t n = -1;
-  example_status st = example_check_inputs("example_scale_add_describe_outputs", in_x, in_y, &n);
+  example_status st = example_check_inputs("example__scale_add_describe_outputs", in_x, in_y, &n);
   if (st != example_OK)
     return st;
   out_z->ndim = 1;
@@ -60,17 +60,17 @@ example_status example_scale_add_describe_outputs(const DLTensor *in_x, const DL
   return example_OK;
 }
 
-example_status example_scale_add_workspace_size(const DLTensor *in_x, const DLTensor *in_y,
+example_status example__scale_add_workspace_size(const DLTensor *in_x, const DLTensor *in_y,
                                                 size_t *bytes) {
   int64_t n = -1;
   *bytes = 0;
-  return example_check_inputs("example_scale_add_workspace_size", in_x, in_y, &n);
+  return example_check_inputs("example__scale_add_workspace_size", in_x, in_y, &n);
 }
 
-example_status example_scale_add_launch(const DLTensor *in_x, const DLTensor *in_y, float in_alpha,
+example_status example__scale_add_launch(const DLTensor *in_x, const DLTensor *in_y, float in_alpha,
                                         DLTensor *out_z, void *workspace, size_t workspace_bytes,
                                         CUstream stream) {
-  const char *fn = "example_scale_add_launch";
+  const char *fn = "example__scale_add_launch";
   int64_t n = -1;
   example_status st = example_check_inputs(fn, in_x, in_y, &n);
   if (st == example_OK)

@@ -27,16 +27,16 @@ typedef enum {
 const char *example_last_error(void);
 void example_unload(void);
 
-#define example_scale_add_NUM_INPUTS 3
-#define example_scale_add_NUM_OUTPUTS 1
-#define example_scale_add_OUTPUT_0_RANK 1
+#define example__scale_add_NUM_INPUTS 3
+#define example__scale_add_NUM_OUTPUTS 1
+#define example__scale_add_OUTPUT_0_RANK 1
 
 /* Fills z's ndim, dtype, shape and strides. */
-example_status example_scale_add_describe_outputs(const DLTensor *in_x, const DLTensor *in_y,
+example_status example__scale_add_describe_outputs(const DLTensor *in_x, const DLTensor *in_y,
                                                   DLTensor *out_z);
-example_status example_scale_add_workspace_size(const DLTensor *in_x, const DLTensor *in_y,
+example_status example__scale_add_workspace_size(const DLTensor *in_x, const DLTensor *in_y,
                                                 size_t *bytes);
-example_status example_scale_add_launch(const DLTensor *in_x, const DLTensor *in_y, float in_alpha,
+example_status example__scale_add_launch(const DLTensor *in_x, const DLTensor *in_y, float in_alpha,
                                         DLTensor *out_z, void *workspace, size_t workspace_bytes,
                                         CUstream stream);
 

@@ -164,7 +164,7 @@ void scaleAddChecks() {
   x.upload(hx);
   y.upload(hy);
   auto launch = [&](DLTensor *tx, DLTensor *ty, DLTensor *tz) {
-    return validation_scale_add_launch(tx, ty, kAlpha, tz, nullptr, 0, nullptr);
+    return validation__scale_add_launch(tx, ty, kAlpha, tz, nullptr, 0, nullptr);
   };
 
   { // The valid launch works (and is what every refusal below breaks).
@@ -291,7 +291,7 @@ void colSumChecks() {
   Tensor tx(ptr(x.device), {m, c});
   Tensor ts(ptr(s.device), {c});
   size_t bytes = 0;
-  validation_status st = validation_col_sum_workspace_size(&tx.t, &bytes);
+  validation_status st = validation__col_sum_workspace_size(&tx.t, &bytes);
   report(st == validation_OK && bytes > 0, "col_sum needs workspace for a split",
          std::to_string(bytes) + " bytes");
   if (bytes == 0)
@@ -300,7 +300,7 @@ void colSumChecks() {
   auto launch = [&](void *workspace, size_t size) {
     return [&, workspace, size](Buffer &out) {
       Tensor a(ptr(x.device), {m, c}), b(ptr(out.device), {c});
-      return validation_col_sum_launch(&a.t, &b.t, workspace, size, nullptr);
+      return validation__col_sum_launch(&a.t, &b.t, workspace, size, nullptr);
     };
   };
   const auto invalid = validation_ERROR_INVALID_ARGUMENT;
@@ -360,7 +360,7 @@ void indexChecks() {
   wraps[3] = (int64_t(1) << 32) + 5; // 5 if truncated to 32 bits
   size_t bytes = 0;
   Indices gi(good);
-  validation_status st = validation_take_workspace_size(&tx.t, &gi.t, &bytes);
+  validation_status st = validation__take_workspace_size(&tx.t, &gi.t, &bytes);
   report(st == validation_OK && bytes >= 4, "take needs the index flag's workspace",
          std::to_string(bytes) + " bytes");
   Buffer ws((bytes + 3) / 4);
@@ -370,7 +370,7 @@ void indexChecks() {
     Tensor ty(ptr(y.device), {k});
     y.poison();
     validation_status got =
-        validation_take_launch(&tx.t, &ti.t, &ty.t, ptr(ws.device), bytes, nullptr);
+        validation__take_launch(&tx.t, &ti.t, &ty.t, ptr(ws.device), bytes, nullptr);
     std::string error = validation_last_error();
     bool ok = got == want && error.find(message) != std::string::npos && contextClean();
     if (ok && want == validation_OK) {
@@ -394,7 +394,7 @@ void indexChecks() {
     Tensor tp(ptr(put.device), {n}), tsrc(ptr(s.device), {k});
     put.poison();
     validation_status got =
-        validation_put_launch(&tx.t, &ti.t, &tsrc.t, &tp.t, ptr(ws.device), bytes, nullptr);
+        validation__put_launch(&tx.t, &ti.t, &tsrc.t, &tp.t, ptr(ws.device), bytes, nullptr);
     std::string error = validation_last_error();
     bool ok = got == want && contextClean() &&
               (want == validation_OK ||
@@ -438,7 +438,7 @@ void concurrentFirstLaunches() {
       Tensor tx(ptr(x.device), {n}), ty(ptr(y.device), {n}), tz(ptr(outs[t]->device), {n});
       bool ok = true;
       for (int i = 0; i < 20; ++i)
-        ok &= validation_scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, stream) ==
+        ok &= validation__scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, stream) ==
               validation_OK;
       ok &= cuStreamSynchronize(stream) == CUDA_SUCCESS;
       cuStreamDestroy(stream);
@@ -472,7 +472,7 @@ bool launchIn(CUcontext context, const char *what) {
     Tensor tx(ptr(x.device), {n}), ty(ptr(y.device), {n}), tz(ptr(z.device), {n});
     tx.t.device.device_id = ty.t.device.device_id = tz.t.device.device_id = device;
     validation_status st =
-        validation_scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
+        validation__scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
     ok = st == validation_OK && contextClean() && scaleAddMatches(hx, hy, z.download());
     report(ok, what, validation_last_error());
   }
@@ -503,12 +503,12 @@ void launchCallTime() {
   Buffer x(n), y(n), z(n);
   Tensor tx(ptr(x.device), {n}), ty(ptr(y.device), {n}), tz(ptr(z.device), {n});
   for (int i = 0; i < 100; ++i)
-    validation_scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
+    validation__scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
   cuCtxSynchronize();
   const int calls = 20000;
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < calls; ++i)
-    validation_scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
+    validation__scale_add_launch(&tx.t, &ty.t, kAlpha, &tz.t, nullptr, 0, nullptr);
   auto end = std::chrono::steady_clock::now();
   cuCtxSynchronize();
   std::printf("measured: %.2f us of host time per scale_add launch call (3 tensors)\n",

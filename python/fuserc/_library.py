@@ -50,7 +50,7 @@ class Fusion:
 
     # -- raw entry points: TensorArgs in, nothing of PyTorch ---------------
     def describe_outputs(self, tensor_inputs):
-        """TensorArgs of the outputs as NAME_F_describe_outputs fills them in
+        """TensorArgs of the outputs as NAME__F_describe_outputs fills them in
         (see TensorArg.described), from the tensor inputs in order."""
         outs = [dl.TensorArg.empty(o.rank) for o in self.spec.outputs]
         args = [ctypes.byref(t.struct) for t in tensor_inputs]
@@ -66,7 +66,7 @@ class Fusion:
         return size.value
 
     def launch(self, inputs, outputs, workspace=0, workspace_bytes=0, stream=0):
-        """NAME_F_launch: `inputs` in declaration order (TensorArgs and numbers),
+        """NAME__F_launch: `inputs` in declaration order (TensorArgs and numbers),
         `outputs` TensorArgs or None (a view output), `stream` a CUstream
         handle as an int (0: the NULL stream). Raises StatusError."""
         args = [ctypes.byref(a.struct) if isinstance(a, dl.TensorArg) else a for a in inputs]

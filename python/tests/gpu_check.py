@@ -277,7 +277,7 @@ def overhead(args):
     direct.restype = ctypes.c_double
     direct.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int64] * 2 + [ctypes.c_void_p,
                                                                        ctypes.c_int]
-    fn = ctypes.cast(lib.cdll.softmax_softmax_launch, ctypes.c_void_p).value
+    fn = ctypes.cast(lib.cdll.softmax__softmax_launch, ctypes.c_void_p).value
     x = torch.randn(4, 1024, device="cuda").bfloat16()
     y = torch.empty_like(x)
     stream = torch.cuda.current_stream().cuda_stream

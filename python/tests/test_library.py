@@ -100,9 +100,9 @@ class RawCallsTest(unittest.TestCase):
                 f.describe_outputs(inputs)
             e = caught.exception
             self.assertEqual(e.status, fuserc.Status.ERROR_INVALID_ARGUMENT)
-            self.assertEqual(e.function, "package_cases_scale_add_describe_outputs")
+            self.assertEqual(e.function, "package_cases__scale_add_describe_outputs")
             self.assertIn(message, e.message)
-            self.assertIn("returned ERROR_INVALID_ARGUMENT: package_cases_scale_add_"
+            self.assertIn("returned ERROR_INVALID_ARGUMENT: package_cases__scale_add_"
                           "describe_outputs: ", str(e))
 
     def test_launch_validates_outputs_and_workspace(self):

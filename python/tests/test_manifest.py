@@ -48,7 +48,7 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual([f.name for f in m.fusions], ["scale_add", "views", "update", "column_sum",
                                                        "nhwc", "groups"])
         update = m.fusion("update")
-        self.assertEqual(update.c_prefix, "package_cases_update")
+        self.assertEqual(update.c_prefix, "package_cases__update")
         self.assertEqual([(i.name, i.kind, i.dtype) for i in update.inputs],
                          [("w", "tensor", "f32"), ("m", "tensor", "f32"), ("g", "tensor", "bf16"),
                           ("flag", "scalar", "bool"), ("step", "scalar", "i64")])

@@ -323,83 +323,83 @@ static void scale_validation(void) {
   Tensor x, y, bad;
   tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
 
-  CHECK_ERROR(kernels_scale_describe_outputs(NULL, empty_output(&y)),
-              kernels_ERROR_INVALID_ARGUMENT, "kernels_scale_describe_outputs: x is NULL");
-  CHECK_ERROR(kernels_scale_describe_outputs(&x.t, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: y is NULL");
+  CHECK_ERROR(kernels__scale_describe_outputs(NULL, empty_output(&y)),
+              kernels_ERROR_INVALID_ARGUMENT, "kernels__scale_describe_outputs: x is NULL");
+  CHECK_ERROR(kernels__scale_describe_outputs(&x.t, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_describe_outputs: y is NULL");
   empty_output(&y)->shape = NULL;
-  CHECK_ERROR(kernels_scale_describe_outputs(&x.t, &y.t), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: y: shape and strides must point at arrays of "
+  CHECK_ERROR(kernels__scale_describe_outputs(&x.t, &y.t), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_describe_outputs: y: shape and strides must point at arrays of "
               "2 int64_t");
-  CHECK_ERROR(kernels_scale_describe_outputs(
+  CHECK_ERROR(kernels__scale_describe_outputs(
                   tensor(&bad, 0x10000, kDLFloat, 32, 1, kScaleShape, NULL), empty_output(&y)),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: x: rank is 1, expected 2");
+              "kernels__scale_describe_outputs: x: rank is 1, expected 2");
   CHECK_ERROR(
-      kernels_scale_describe_outputs(
+      kernels__scale_describe_outputs(
           tensor(&bad, 0x10000, kDLFloat, 16, 2, kScaleShape, kScaleStrides), empty_output(&y)),
       kernels_ERROR_INVALID_ARGUMENT,
-      "kernels_scale_describe_outputs: x: dtype is float16, expected float32");
+      "kernels__scale_describe_outputs: x: dtype is float16, expected float32");
   tensor(&bad, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides)->device.device_type = kDLCPU;
-  CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
+  CHECK_ERROR(kernels__scale_describe_outputs(&bad.t, empty_output(&y)),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: x: device type is 1, expected kDLCUDA (2)");
+              "kernels__scale_describe_outputs: x: device type is 1, expected kDLCUDA (2)");
   tensor(&bad, 0, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
-  CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
-              kernels_ERROR_INVALID_ARGUMENT, "kernels_scale_describe_outputs: x: data is NULL");
+  CHECK_ERROR(kernels__scale_describe_outputs(&bad.t, empty_output(&y)),
+              kernels_ERROR_INVALID_ARGUMENT, "kernels__scale_describe_outputs: x: data is NULL");
   /* A float32 tensor must start on a 4-byte boundary, whatever the vector
      variants need (those fall back to scalar code). */
   tensor(&bad, 0x10002, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
-  CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
+  CHECK_ERROR(kernels__scale_describe_outputs(&bad.t, empty_output(&y)),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: x: data + byte_offset (0x10002 + 0) is not aligned "
+              "kernels__scale_describe_outputs: x: data + byte_offset (0x10002 + 0) is not aligned "
               "to its 4-byte elements");
   tensor(&bad, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides)->byte_offset = 6;
-  CHECK_ERROR(kernels_scale_describe_outputs(&bad.t, empty_output(&y)),
+  CHECK_ERROR(kernels__scale_describe_outputs(&bad.t, empty_output(&y)),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: x: data + byte_offset (0x10000 + 6) is not aligned "
+              "kernels__scale_describe_outputs: x: data + byte_offset (0x10000 + 6) is not aligned "
               "to its 4-byte elements");
   /* x is declared layout(1, 0): row-major strides, given or implied, are wrong. */
   CHECK_ERROR(
-      kernels_scale_describe_outputs(
+      kernels__scale_describe_outputs(
           tensor(&bad, 0x10000, kDLFloat, 32, 2, kScaleShape, kRowMajor35), empty_output(&y)),
       kernels_ERROR_INVALID_ARGUMENT,
-      "kernels_scale_describe_outputs: x: stride 0 is 5, expected 1 (dense in layout "
+      "kernels__scale_describe_outputs: x: stride 0 is 5, expected 1 (dense in layout "
       "(1, 0))");
-  CHECK_ERROR(kernels_scale_describe_outputs(
+  CHECK_ERROR(kernels__scale_describe_outputs(
                   tensor(&bad, 0x10000, kDLFloat, 32, 2, kScaleShape, NULL), empty_output(&y)),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_describe_outputs: x: stride 0 is 5, expected 1 (dense in layout "
+              "kernels__scale_describe_outputs: x: stride 0 is 5, expected 1 (dense in layout "
               "(1, 0))");
-  CHECK_ERROR(kernels_scale_workspace_size(&x.t, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_workspace_size: bytes is NULL");
+  CHECK_ERROR(kernels__scale_workspace_size(&x.t, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_workspace_size: bytes is NULL");
   /* Extents whose product overflows int64 are refused, even with data NULL
      (the wrapped count was 0: an empty tensor). */
   {
     static const int64_t huge[2] = {(int64_t)1 << 62, 4}, strides[2] = {1, (int64_t)1 << 62};
-    CHECK_ERROR(kernels_scale_describe_outputs(tensor(&bad, 0, kDLFloat, 32, 2, huge, strides),
+    CHECK_ERROR(kernels__scale_describe_outputs(tensor(&bad, 0, kDLFloat, 32, 2, huge, strides),
                                                empty_output(&y)),
                 kernels_ERROR_INVALID_ARGUMENT,
-                "kernels_scale_describe_outputs: x: the product of its extents times its 4-byte "
+                "kernels__scale_describe_outputs: x: the product of its extents times its 4-byte "
                 "elements overflows int64");
   }
 
   /* Launch checks the outputs against describe_outputs. */
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kRowMajor35);
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: y: stride 0 is 5, expected 1 (dense in layout (1, 0))");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: y: stride 0 is 5, expected 1 (dense in layout (1, 0))");
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, NULL);
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: y: stride 0 is 5, expected 1 (dense in layout (1, 0))");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: y: stride 0 is 5, expected 1 (dense in layout (1, 0))");
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kScaleStrides)->shape[0] = 4;
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: y: extent 0 is 4, expected 3");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: y: extent 0 is 4, expected 3");
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kScaleStrides)->device.device_id = 1;
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: y is on device 1 but x is on device 0");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: y is on device 1 but x is on device 0");
   tensor(&y, 0x20000, kDLFloat, 64, 2, kScaleShape, kScaleStrides);
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: y: dtype is float64, expected float32");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: y: dtype is float64, expected float32");
 }
 
 static const int64_t kNchw[4] = {2, 3, 4, 5}; /* N, C, H, W */
@@ -413,62 +413,62 @@ static void views_validation(void) {
   size_t bytes = 0;
   tensor(&x, 0x10000, kDLFloat, 16, 4, kNchw, kNhwcStrides);
   tensor(&z, 0x20000, kDLFloat, 32, 2, kZShape, kZStrides);
-  CHECK_ERROR(kernels_views_describe_outputs(&x.t, &z.t,
+  CHECK_ERROR(kernels__views_describe_outputs(&x.t, &z.t,
                                              tensor(&u, 0x30000, kDLFloat, 32, 2, wrong_u, NULL),
                                              empty_output(&a), empty_output(&b), empty_output(&c)),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_views_describe_outputs: u: extent 1 is 6 but symbol K is 7 (from z)");
+              "kernels__views_describe_outputs: u: extent 1 is 6 but symbol K is 7 (from z)");
   tensor(&u, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
   /* z takes any strides, but not ones whose byte offsets overflow int64. */
   {
     static const int64_t far[2] = {1, (int64_t)1 << 61};
     Tensor zf;
-    CHECK_ERROR(kernels_views_describe_outputs(
+    CHECK_ERROR(kernels__views_describe_outputs(
                     &x.t, tensor(&zf, 0x20000, kDLFloat, 32, 2, kZShape, far), &u.t,
                     empty_output(&a), empty_output(&b), empty_output(&c)),
                 kernels_ERROR_INVALID_ARGUMENT,
-                "kernels_views_describe_outputs: z: its strides and byte_offset reach past what "
+                "kernels__views_describe_outputs: z: its strides and byte_offset reach past what "
                 "int64 byte offsets hold");
   }
-  CHECK(kernels_views_workspace_size(&x.t, &z.t, &u.t, &bytes) == kernels_OK);
+  CHECK(kernels__views_workspace_size(&x.t, &z.t, &u.t, &bytes) == kernels_OK);
   CHECK(bytes == 4 * 4 * 7);
 
   tensor(&a, 0x10000, kDLFloat, 16, 4, kNchw, NULL);
   a.shape[1] = 4, a.shape[2] = 5, a.shape[3] = 3;
   tensor(&c, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
-  CHECK_ERROR(kernels_views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, (void *)0x90000, 100, NULL),
+  CHECK_ERROR(kernels__views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, (void *)0x90000, 100, NULL),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_views_launch: workspace_bytes is 100 but these inputs need 112 (see "
+              "kernels__views_launch: workspace_bytes is 100 but these inputs need 112 (see "
               "workspace_size)");
-  CHECK_ERROR(kernels_views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, NULL, 112, NULL),
+  CHECK_ERROR(kernels__views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, NULL, 112, NULL),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_views_launch: workspace is NULL but 112 bytes are needed");
+              "kernels__views_launch: workspace is NULL but 112 bytes are needed");
   /* c updates u in place: it must be u's memory. */
   tensor(&c, 0x40000, kDLFloat, 32, 2, kZShape, NULL);
-  CHECK_ERROR(kernels_views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, (void *)0x90000, 112, NULL),
+  CHECK_ERROR(kernels__views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, (void *)0x90000, 112, NULL),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_views_launch: c: data + byte_offset is not where u starts");
+              "kernels__views_launch: c: data + byte_offset is not where u starts");
   /* A view passed to launch must be the view. */
   tensor(&c, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
   a.t.byte_offset = 2;
-  CHECK_ERROR(kernels_views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, (void *)0x90000, 112, NULL),
+  CHECK_ERROR(kernels__views_launch(&x.t, &z.t, &u.t, &a.t, NULL, &c.t, (void *)0x90000, 112, NULL),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_views_launch: a: data + byte_offset is not where the view of x starts");
+              "kernels__views_launch: a: data + byte_offset is not where the view of x starts");
 }
 
 static void mask_validation(void) {
   static const int64_t shape[2] = {6, 8};
   Tensor x, keep, y;
   tensor(&x, 0x10000, kDLBfloat, 16, 2, shape, NULL);
-  CHECK_ERROR(other_mask_describe_outputs(&x.t, tensor(&keep, 0x20000, kDLInt, 8, 2, shape, NULL),
+  CHECK_ERROR(other__mask_describe_outputs(&x.t, tensor(&keep, 0x20000, kDLInt, 8, 2, shape, NULL),
                                           empty_output(&y)),
               other_ERROR_INVALID_ARGUMENT,
-              "other_mask_describe_outputs: keep: dtype is int8, expected bool8");
-  CHECK_ERROR(other_mask_describe_outputs(tensor(&x, 0x10000, kDLFloat, 16, 2, shape, NULL),
+              "other__mask_describe_outputs: keep: dtype is int8, expected bool8");
+  CHECK_ERROR(other__mask_describe_outputs(tensor(&x, 0x10000, kDLFloat, 16, 2, shape, NULL),
                                           tensor(&keep, 0x20000, kDLUInt, 8, 2, shape, NULL),
                                           empty_output(&y)),
               other_ERROR_INVALID_ARGUMENT,
-              "other_mask_describe_outputs: x: dtype is float16, expected bfloat16");
+              "other__mask_describe_outputs: x: dtype is float16, expected bfloat16");
 }
 
 static void *read_last_error(void *unused) {
@@ -479,11 +479,11 @@ static void *read_last_error(void *unused) {
 static void errors_are_per_thread(void) {
   pthread_t thread;
   void *other = NULL;
-  CHECK(kernels_scale_describe_outputs(NULL, NULL) == kernels_ERROR_INVALID_ARGUMENT);
+  CHECK(kernels__scale_describe_outputs(NULL, NULL) == kernels_ERROR_INVALID_ARGUMENT);
   CHECK(pthread_create(&thread, NULL, read_last_error, NULL) == 0);
   CHECK(pthread_join(thread, &other) == 0);
   CHECK(other != NULL && strcmp((const char *)other, "") == 0);
-  CHECK(strcmp(kernels_last_error(), "kernels_scale_describe_outputs: x is NULL") == 0);
+  CHECK(strcmp(kernels_last_error(), "kernels__scale_describe_outputs: x is NULL") == 0);
 }
 
 /* ---- what succeeds without the driver ---- */
@@ -497,20 +497,20 @@ static void describe_outputs(void) {
   static const int64_t u_strides[2] = {7, 1};
 
   tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
-  CHECK(kernels_scale_describe_outputs(&x.t, empty_output(&y)) == kernels_OK);
+  CHECK(kernels__scale_describe_outputs(&x.t, empty_output(&y)) == kernels_OK);
   CHECK(strcmp(kernels_last_error(), "") == 0);
   CHECK(y.t.ndim == 2 && y.t.dtype.code == kDLFloat && y.t.dtype.bits == 32);
   CHECK(same(y.shape, kScaleShape, 2) && same(y.strides, kScaleStrides, 2));
   /* Dims of extent 1 may have any stride. */
   CHECK(
-      kernels_scale_describe_outputs(tensor(&x, 0x10000, kDLFloat, 32, 2, row_vector, odd_strides),
+      kernels__scale_describe_outputs(tensor(&x, 0x10000, kDLFloat, 32, 2, row_vector, odd_strides),
                                      empty_output(&y)) == kernels_OK);
 
   tensor(&x, 0x10000, kDLFloat, 16, 4, kNchw, kNhwcStrides);
   tensor(&z, 0x20000, kDLFloat, 32, 2, kZShape, kZStrides);
   z.t.byte_offset = 16;
   tensor(&u, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
-  CHECK(kernels_views_describe_outputs(&x.t, &z.t, &u.t, empty_output(&a), empty_output(&b),
+  CHECK(kernels__views_describe_outputs(&x.t, &z.t, &u.t, empty_output(&a), empty_output(&b),
                                        empty_output(&c)) == kernels_OK);
   CHECK(strcmp(kernels_last_error(), "") == 0);
   /* a = permute(x NHWC): row-major N, H, W, C over x's memory. */
@@ -528,9 +528,9 @@ static void describe_outputs(void) {
     static const int64_t shape[2] = {6, 8}, strides[2] = {8, 1};
     Tensor mx, keep, my;
     tensor(&mx, 0x10000, kDLBfloat, 16, 2, shape, NULL);
-    CHECK(other_mask_describe_outputs(&mx.t, tensor(&keep, 0x20000, 6, 8, 2, shape, NULL),
+    CHECK(other__mask_describe_outputs(&mx.t, tensor(&keep, 0x20000, 6, 8, 2, shape, NULL),
                                       empty_output(&my)) == other_OK);
-    CHECK(other_mask_describe_outputs(&mx.t, tensor(&keep, 0x20000, kDLUInt, 8, 2, shape, NULL),
+    CHECK(other__mask_describe_outputs(&mx.t, tensor(&keep, 0x20000, kDLUInt, 8, 2, shape, NULL),
                                       empty_output(&my)) == other_OK);
     CHECK(my.t.dtype.code == kDLBfloat && same(my.strides, strides, 2));
   }
@@ -548,7 +548,7 @@ static void launches_through_the_driver(void) {
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
 
   /* The first launch loads the library and looks the kernel up. */
-  CHECK(kernels_scale_launch(&x.t, 2.5f, &y.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x.t, 2.5f, &y.t, NULL, 0, NULL) == kernels_OK);
   CHECK(loads == 1 && lookups == 1 && launches == 1);
   CHECK(strcmp(launched_kernel, "scale_k0") == 0); /* 15 elements: not vec4 */
   CHECK(launched_grid == 1 && launched_block == 256);
@@ -559,16 +559,16 @@ static void launches_through_the_driver(void) {
   /* 20 aligned elements pick the vec4 variant: a second lookup, no second load. */
   tensor(&x4, 0x10000, kDLFloat, 32, 2, shape4, strides4);
   tensor(&y4, 0x20000, kDLFloat, 32, 2, shape4, strides4);
-  CHECK(kernels_scale_launch(&x4.t, 1.0f, &y4.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x4.t, 1.0f, &y4.t, NULL, 0, NULL) == kernels_OK);
   CHECK(loads == 1 && lookups == 2 && launches == 2);
   CHECK(strcmp(launched_kernel, "scale_k0_vec4") == 0 && launched_scale_args.n == 20);
-  CHECK(kernels_scale_launch(&x4.t, 1.0f, &y4.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x4.t, 1.0f, &y4.t, NULL, 0, NULL) == kernels_OK);
   CHECK(loads == 1 && lookups == 2 && launches == 3);
 
   /* Empty tensors launch nothing (and need no data). */
   tensor(&x0, 0, kDLFloat, 32, 2, empty, empty_strides);
   tensor(&y0, 0, kDLFloat, 32, 2, empty, empty_strides);
-  CHECK(kernels_scale_launch(&x0.t, 1.0f, &y0.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x0.t, 1.0f, &y0.t, NULL, 0, NULL) == kernels_OK);
   CHECK(launches == 3);
 
   /* Unload, and the next launch loads again. */
@@ -576,53 +576,53 @@ static void launches_through_the_driver(void) {
   CHECK(unloads == 1);
   kernels_unload();
   CHECK(unloads == 1);
-  CHECK(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
   CHECK(loads == 2 && lookups == 3 && launches == 4);
 
   /* Driver errors come back with the driver's name for them. */
   next_launch_result = CUDA_ERROR_NO_BINARY_FOR_GPU;
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_UNSUPPORTED,
-              "kernels_scale_launch: cuLaunchKernel failed for kernel scale_k0: "
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_UNSUPPORTED,
+              "kernels__scale_launch: cuLaunchKernel failed for kernel scale_k0: "
               "CUDA_ERROR_NO_BINARY_FOR_GPU (209) no kernel image is available");
   /* A failed load leaves the library unloaded; the next launch retries. */
   kernels_unload();
   next_load_result = CUDA_ERROR_OUT_OF_MEMORY;
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_CUDA,
-              "kernels_scale_launch: cuLibraryLoadData failed for kernel scale_k0: "
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_CUDA,
+              "kernels__scale_launch: cuLibraryLoadData failed for kernel scale_k0: "
               "CUDA_ERROR_OUT_OF_MEMORY (2) mock error");
-  CHECK(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
   CHECK(loads == 4 && strcmp(kernels_last_error(), "") == 0);
 
   /* Memory the device cannot use, or a context on another device, is
      refused before anything is launched. */
   launches_before = launches;
   tensor(&x, 0x500000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: x: 0x500000 is not memory CUDA allocated or registered "
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: x: 0x500000 is not memory CUDA allocated or registered "
               "(pageable host memory?)");
   tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
   tensor(&y, 0x100000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: y: 0x100000 is memory of device 1, not of device 0");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: y: 0x100000 is memory of device 1, not of device 0");
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
   current_device = 1;
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: x is on device 0 but the current context is on device 1");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL), kernels_ERROR_INVALID_ARGUMENT,
+              "kernels__scale_launch: x is on device 0 but the current context is on device 1");
   current_device = 0;
   /* The stream must belong to the current context: one of another device,
      or another context of the tensors' device, is refused. */
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, (CUstream)2),
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, (CUstream)2),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: stream is on device 1 but x is on device 0");
-  CHECK_ERROR(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, (CUstream)1),
+              "kernels__scale_launch: stream is on device 1 but x is on device 0");
+  CHECK_ERROR(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, (CUstream)1),
               kernels_ERROR_INVALID_ARGUMENT,
-              "kernels_scale_launch: stream belongs to another context than the current one "
+              "kernels__scale_launch: stream belongs to another context than the current one "
               "(x is on device 0)");
   CHECK(pushed_context == NULL);
   CHECK(launches == launches_before);
   /* Pinned host memory is memory the device can use. */
   tensor(&x, 0x200000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
-  CHECK(kernels_scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
+  CHECK(kernels__scale_launch(&x.t, 2.0f, &y.t, NULL, 0, NULL) == kernels_OK);
   CHECK(launches == launches_before + 1);
   tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
 
@@ -633,13 +633,13 @@ static void launches_through_the_driver(void) {
     tensor(&z, 0x20000, kDLFloat, 32, 2, kZShape, kZStrides);
     tensor(&u, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
     tensor(&c, 0x30000, kDLFloat, 32, 2, kZShape, NULL);
-    CHECK(kernels_views_launch(&vx.t, &z.t, &u.t, NULL, NULL, &c.t, (void *)0x90000, 112, NULL) ==
+    CHECK(kernels__views_launch(&vx.t, &z.t, &u.t, NULL, NULL, &c.t, (void *)0x90000, 112, NULL) ==
           kernels_OK);
     CHECK(strcmp(launched_kernel, "views_k0") == 0 && launched_block == 128);
     CHECK_ERROR(
-        kernels_views_launch(&vx.t, &z.t, &u.t, NULL, NULL, &c.t, (void *)0x500000, 112, NULL),
+        kernels__views_launch(&vx.t, &z.t, &u.t, NULL, NULL, &c.t, (void *)0x500000, 112, NULL),
         kernels_ERROR_INVALID_ARGUMENT,
-        "kernels_views_launch: workspace: 0x500000 is not memory CUDA allocated or registered "
+        "kernels__views_launch: workspace: 0x500000 is not memory CUDA allocated or registered "
         "(pageable host memory?)");
   }
 }
@@ -652,27 +652,27 @@ static void index_checks(void) {
   tensor(&x, 0x10000, kDLFloat, 32, 1, n, NULL);
   tensor(&i, 0x20000, kDLInt, 64, 1, k, NULL);
   tensor(&y, 0x30000, kDLFloat, 32, 1, k, NULL);
-  CHECK_ERROR(other_take_launch(&x.t, &i.t, &y.t, NULL, 0, NULL), other_ERROR_INVALID_ARGUMENT,
-              "other_take_launch: workspace_bytes is 0 but these inputs need 256 (see "
+  CHECK_ERROR(other__take_launch(&x.t, &i.t, &y.t, NULL, 0, NULL), other_ERROR_INVALID_ARGUMENT,
+              "other__take_launch: workspace_bytes is 0 but these inputs need 256 (see "
               "workspace_size)");
   CHECK(flag_clears == 0);
-  CHECK(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL) == other_OK);
+  CHECK(other__take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL) == other_OK);
   CHECK(flag_clears == 1 && flag_reads == 1 && stream_syncs == 1 && cleared_at == 0x90000);
   CHECK(strcmp(launched_kernel, "take_k0") == 0);
   next_index_flag = 3;
-  CHECK_ERROR(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL),
+  CHECK_ERROR(other__take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL),
               other_ERROR_INDEX_OUT_OF_RANGE,
-              "other_take_launch: 'y' (index_select): an index in 'i' is outside [0, "
+              "other__take_launch: 'y' (index_select): an index in 'i' is outside [0, "
               "x.shape[0])");
   next_index_flag = 9;
-  CHECK_ERROR(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL),
+  CHECK_ERROR(other__take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL),
               other_ERROR_INDEX_OUT_OF_RANGE,
-              "other_take_launch: an index is out of range (flag 9)");
+              "other__take_launch: an index is out of range (flag 9)");
   CHECK(flag_clears == 3 && flag_reads == 3 && stream_syncs == 3);
   /* A stream being captured into a graph is not waited for. */
   capture_status = CU_STREAM_CAPTURE_STATUS_ACTIVE;
   next_index_flag = 3;
-  CHECK(other_take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL) == other_OK);
+  CHECK(other__take_launch(&x.t, &i.t, &y.t, (void *)0x90000, 256, NULL) == other_OK);
   CHECK(flag_clears == 4 && flag_reads == 3 && stream_syncs == 3);
   capture_status = CU_STREAM_CAPTURE_STATUS_NONE;
   next_index_flag = 0;
@@ -686,7 +686,7 @@ static void *launch_many(void *unused) {
   tensor(&x, 0x10000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
   tensor(&y, 0x20000, kDLFloat, 32, 2, kScaleShape, kScaleStrides);
   for (i = 0; i < 200; ++i)
-    CHECK(kernels_scale_launch(&x.t, 1.0f, &y.t, NULL, 0, NULL) == kernels_OK);
+    CHECK(kernels__scale_launch(&x.t, 1.0f, &y.t, NULL, 0, NULL) == kernels_OK);
   return NULL;
 }
 

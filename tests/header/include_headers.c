@@ -14,4 +14,4 @@
 
 /* Something to compile when the headers only declare. */
 int fuserc_header_test_symbol(void);
-int fuserc_header_test_symbol(void) { return kernels_views_NUM_OUTPUTS + other_mask_NUM_INPUTS; }
+int fuserc_header_test_symbol(void) { return kernels__views_NUM_OUTPUTS + other__mask_NUM_INPUTS; }

@@ -43,8 +43,8 @@ for name in sgd_update row_softmax; do
     [ -s "$out/$file" ] || fail "the build did not write $out/$file"
   done
   # SHARED_LIBRARY: the library exports the launch functions and needs the driver.
-  nm -D --defined-only "$out/lib$name.so" | grep -q " ${name}_${name}_launch$" ||
-    fail "lib$name.so does not export ${name}_${name}_launch"
+  nm -D --defined-only "$out/lib$name.so" | grep -q " ${name}__${name}_launch$" ||
+    fail "lib$name.so does not export ${name}__${name}_launch"
   readelf -d "$out/lib$name.so" | grep -q "NEEDED.*libcuda.so.1" || fail "lib$name.so does not need libcuda.so.1"
 done
 grep -q "^// segments of row_softmax: 1" "$out/row_softmax.dumps/05-segments.txt" ||

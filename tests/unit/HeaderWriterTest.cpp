@@ -42,17 +42,17 @@ TEST(HeaderWriter, DeclaresTheDocumentedInterfacePerFusion) {
   EXPECT_TRUE(contains(h, "} kernels_status;"));
   EXPECT_TRUE(contains(h, "const char *kernels_last_error(void);"));
   EXPECT_TRUE(contains(h, "void kernels_unload(void);"));
-  EXPECT_TRUE(contains(h, "#define kernels_scale_NUM_INPUTS 2\n"));
-  EXPECT_TRUE(contains(h, "#define kernels_views_NUM_OUTPUTS 3\n"));
-  EXPECT_TRUE(contains(h, "#define kernels_views_OUTPUT_0_RANK 4 /* a */\n"));
-  EXPECT_TRUE(contains(h, "kernels_status kernels_scale_describe_outputs(const DLTensor *in_x, "
+  EXPECT_TRUE(contains(h, "#define kernels__scale_NUM_INPUTS 2\n"));
+  EXPECT_TRUE(contains(h, "#define kernels__views_NUM_OUTPUTS 3\n"));
+  EXPECT_TRUE(contains(h, "#define kernels__views_OUTPUT_0_RANK 4 /* a */\n"));
+  EXPECT_TRUE(contains(h, "kernels_status kernels__scale_describe_outputs(const DLTensor *in_x, "
                           "DLTensor *out_y);"));
-  EXPECT_TRUE(contains(h, "kernels_status kernels_scale_workspace_size(const DLTensor *in_x, "
+  EXPECT_TRUE(contains(h, "kernels_status kernels__scale_workspace_size(const DLTensor *in_x, "
                           "size_t *bytes);"));
   // Scalars by value in declaration order, then outputs, workspace, stream.
-  EXPECT_TRUE(contains(h, "kernels_status kernels_scale_launch(const DLTensor *in_x, float in_s, "
+  EXPECT_TRUE(contains(h, "kernels_status kernels__scale_launch(const DLTensor *in_x, float in_s, "
                           "DLTensor *out_y,\n"
-                          "                                    void *workspace, size_t "
+                          "                                     void *workspace, size_t "
                           "workspace_bytes, CUstream stream);"));
 }
 
@@ -164,8 +164,8 @@ TEST(HeaderWriter, DescribesNewBuffersDenseInTheirLayoutAndViewsThroughTheirBase
 
 TEST(HeaderWriter, LaunchDefinesTheHostCodeContractThenPastesEachHostLaunch) {
   std::string h = generate().header.text;
-  size_t launch = h.find("kernels_status kernels_scale_launch(const DLTensor *in_x, float in_s, "
-                         "DLTensor *out_y,\n                                    void *workspace, "
+  size_t launch = h.find("kernels_status kernels__scale_launch(const DLTensor *in_x, float in_s, "
+                         "DLTensor *out_y,\n                                     void *workspace, "
                          "size_t workspace_bytes, CUstream stream) {");
   ASSERT_NE(launch, std::string::npos) << h;
   std::string body = h.substr(launch, h.find("\n}\n", launch) - launch);
@@ -214,11 +214,35 @@ TEST(HeaderWriter, RefusesNamesThatAreNotCIdentifiers) {
   HeaderResult header =
       writeHeader("my-kernels", compiled->module, {test::scaleCode(), test::viewsCode()}, "");
   EXPECT_FALSE(header.ok);
-  EXPECT_EQ(header.error, "the output name 'my-kernels' is not a C identifier, which the header's "
-                          "names need (use --name)");
+  EXPECT_EQ(header.error,
+            "the output name 'my-kernels' is not a C identifier (choose another with --name)");
   EXPECT_FALSE(writeHeader("9lives", compiled->module, {}, "").ok);
   EXPECT_TRUE(isCIdentifier("_k9"));
   EXPECT_FALSE(isCIdentifier(""));
+}
+
+// `--name a` with fusion `b_c` and `--name a_b` with fusion `c` would both
+// define a_b_c_launch; with '__' between the two parts, and '__' and edge
+// underscores refused in both, every (name, fusion) pair has its own prefix.
+TEST(HeaderWriter, FusionPrefixesOfDifferentNamesNeverCoincide) {
+  EXPECT_EQ(fusionSymbolPrefix("a", "b_c"), "a__b_c");
+  EXPECT_EQ(fusionSymbolPrefix("a_b", "c"), "a_b__c");
+  EXPECT_EQ(cNameProblem("fusion name", "b_c"), "");
+  EXPECT_EQ(cNameProblem("the output name", "a__b"),
+            "the output name 'a__b' contains '__', which generated C names keep to separate the "
+            "output name from a fusion's");
+  EXPECT_EQ(cNameProblem("fusion name", "_c"),
+            "fusion name '_c' begins with '_', which would touch the '__' separating the output "
+            "name from a fusion's in generated C names");
+  EXPECT_NE(cNameProblem("fusion name", "c_"), "");
+
+  auto compiled = test::compile(test::kScaleAndViews);
+  HeaderResult header =
+      writeHeader("kernels_", compiled->module, {test::scaleCode(), test::viewsCode()}, "");
+  EXPECT_FALSE(header.ok);
+  EXPECT_EQ(header.error, "the output name 'kernels_' ends with '_', which would touch the '__' "
+                          "separating the output name from a fusion's in generated C names "
+                          "(choose another with --name)");
 }
 
 TEST(HeaderWriter, RefusesAFusionWithWrittenOutputsButNoCode) {

@@ -75,7 +75,7 @@ TEST(ManifestWriter, IsValidJsonThatReadsBackTheSame) {
   YAML::Node fusions = doc["fusions"];
   ASSERT_TRUE(fusions.IsSequence());
   ASSERT_EQ(fusions.size(), 2u);
-  EXPECT_EQ(fusions[1]["c_prefix"].as<std::string>(), "kernels_views");
+  EXPECT_EQ(fusions[1]["c_prefix"].as<std::string>(), "kernels__views");
 }
 
 TEST(ManifestWriter, DescribesInputsWithSymbolicShapesLayoutsAndStrideFormulas) {

@@ -25,7 +25,7 @@ static void describe(int64_t n, int64_t k) {
   memset(&m, 0, sizeof m);
   m.shape = ms;
   m.strides = mst;
-  int status = empty_max_empty_max_describe_outputs(&x, &m);
+  int status = empty_max__empty_max_describe_outputs(&x, &m);
   printf("N=%lld K=%lld: status %d %s\n", (long long)n, (long long)k, status,
          status ? empty_max_last_error() : "");
 }
@@ -40,7 +40,7 @@ static void describeSoftmax(int64_t n, int64_t k) {
   s.strides = sst;
   l.shape = ls;
   l.strides = lst;
-  int status = empty_max_empty_softmax_describe_outputs(&x, &s, &l);
+  int status = empty_max__empty_softmax_describe_outputs(&x, &s, &l);
   printf("softmax N=%lld K=%lld: status %d %s\n", (long long)n, (long long)k, status,
          status ? empty_max_last_error() : "");
 }

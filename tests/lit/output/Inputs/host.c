@@ -40,37 +40,37 @@ int main(void) {
   z.shape = zs;
   z.strides = zst;
 
-  expect(bias_relu_nhwc_bias_relu_nhwc_describe_outputs(&x, &s, &b, &y, &z) ==
+  expect(bias_relu_nhwc__bias_relu_nhwc_describe_outputs(&x, &s, &b, &y, &z) ==
              bias_relu_nhwc_OK,
          "describe_outputs accepts NHWC inputs");
   expect(y.ndim == 4 && ys[1] == 8 && yst[1] == 1 && yst[3] == 8, "y is channels-last");
   expect(z.dtype.code == 6 && z.dtype.bits == 8, "z is bool (DLPack code 6, kDLBool)");
 
-  expect(bias_relu_nhwc_bias_relu_nhwc_launch(NULL, &s, &b, &y, &z, NULL, 0, NULL) ==
+  expect(bias_relu_nhwc__bias_relu_nhwc_launch(NULL, &s, &b, &y, &z, NULL, 0, NULL) ==
              bias_relu_nhwc_ERROR_INVALID_ARGUMENT,
          "a null input is refused");
   expect(strstr(bias_relu_nhwc_last_error(), "x") != NULL, "the message names x");
 
   x.dtype.bits = 32;
-  expect(bias_relu_nhwc_bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
+  expect(bias_relu_nhwc__bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
              bias_relu_nhwc_ERROR_INVALID_ARGUMENT,
          "a wrong dtype is refused");
   x.dtype.bits = 16;
 
   cs[1] = 7;
-  expect(bias_relu_nhwc_bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
+  expect(bias_relu_nhwc__bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
              bias_relu_nhwc_ERROR_INVALID_ARGUMENT,
          "an inconsistent symbol is refused");
   cs[1] = 8;
 
   xst[1] = 9;
-  expect(bias_relu_nhwc_bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
+  expect(bias_relu_nhwc__bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
              bias_relu_nhwc_ERROR_INVALID_ARGUMENT,
          "strides that are not NHWC are refused");
   xst[1] = 1;
 
   x.device.device_type = kDLCPU;
-  expect(bias_relu_nhwc_bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
+  expect(bias_relu_nhwc__bias_relu_nhwc_launch(&x, &s, &b, &y, &z, NULL, 0, NULL) ==
              bias_relu_nhwc_ERROR_INVALID_ARGUMENT,
          "a CPU tensor is refused");
   printf("%d failures\n", failures);

@@ -7,9 +7,9 @@
 #include <stdio.h>
 
 typedef int status_t;
-status_t sgd_update_sgd_update_workspace_size(const DLTensor *w, const DLTensor *m,
+status_t sgd_update__sgd_update_workspace_size(const DLTensor *w, const DLTensor *m,
                                               const DLTensor *g, size_t *bytes);
-status_t sgd_update_sgd_update_launch(const DLTensor *w, const DLTensor *m, const DLTensor *g,
+status_t sgd_update__sgd_update_launch(const DLTensor *w, const DLTensor *m, const DLTensor *g,
                                       float lr, DLTensor *m2, DLTensor *w2, void *workspace,
                                       size_t workspace_bytes, void *stream);
 const char *sgd_update_last_error(void);
@@ -20,12 +20,12 @@ int main(void) {
   DLTensor bad = t;
   bad.dtype.bits = 64;
   size_t bytes = 1;
-  int status = sgd_update_sgd_update_workspace_size(&t, &t, &t, &bytes);
+  int status = sgd_update__sgd_update_workspace_size(&t, &t, &t, &bytes);
   printf("workspace_size: %d %zu\n", status, bytes);
   printf("launch(bad): %d %s\n",
-         sgd_update_sgd_update_launch(&t, &t, &bad, 0.1f, &t, &t, NULL, 0, NULL),
+         sgd_update__sgd_update_launch(&t, &t, &bad, 0.1f, &t, &t, NULL, 0, NULL),
          sgd_update_last_error());
-  printf("launch: %d %s\n", sgd_update_sgd_update_launch(&t, &t, &t, 0.1f, &t, &t, NULL, 0, NULL),
+  printf("launch: %d %s\n", sgd_update__sgd_update_launch(&t, &t, &t, 0.1f, &t, &t, NULL, 0, NULL),
          sgd_update_last_error());
   return 0;
 }

@@ -30,7 +30,7 @@ static void describe(int64_t n, int64_t c, int64_t w0, int64_t w1, int64_t m) {
   memset(&r, 0, sizeof r);
   r.shape = rs;
   r.strides = rst;
-  int status = solved_extents_solved_describe_outputs(&x, &w, &v, &y, &r);
+  int status = solved_extents__solved_describe_outputs(&x, &w, &v, &y, &r);
   printf("x [%lld, %lld], w [%lld, %lld], v [%lld]: ", (long long)n, (long long)c, (long long)w0,
          (long long)w1, (long long)m);
   if (status)

@@ -28,7 +28,7 @@ static void describe(int64_t n, int64_t m) {
   head.strides = hst;
   z.shape = zs;
   z.strides = zst;
-  int status = symbolic_slice_symbolic_slice_describe_outputs(&x, &y, &head, &z);
+  int status = symbolic_slice__symbolic_slice_describe_outputs(&x, &y, &head, &z);
   printf("N=%lld M=%lld: status %d %s\n", (long long)n, (long long)m, status,
          status ? symbolic_slice_last_error() : "");
 }

@@ -49,23 +49,23 @@ int main(void) {
     int64_t s1[2] = {(int64_t)1 << 62, 4}, s2[2] = {(int64_t)1 << 32, (int64_t)1 << 32},
             s3[2] = {INT64_MAX, 3}, s4[2] = {(int64_t)1 << 61, 1};
     x = tensor(NULL, kDLFloat, 32, 2, s1, NULL);
-    expect_invalid(wrapper_overflow_sum_outer_workspace_size(&x, &bytes), "[2^62, 4], data NULL");
+    expect_invalid(wrapper_overflow__sum_outer_workspace_size(&x, &bytes), "[2^62, 4], data NULL");
     x = tensor(p, kDLFloat, 32, 2, s2, NULL);
-    expect_invalid(wrapper_overflow_sum_outer_describe_outputs(&x, &y), "[2^32, 2^32]");
+    expect_invalid(wrapper_overflow__sum_outer_describe_outputs(&x, &y), "[2^32, 2^32]");
     x = tensor(p, kDLFloat, 32, 2, s3, NULL);
-    expect_invalid(wrapper_overflow_sum_outer_launch(&x, &y, NULL, 0, NULL), "[2^63 - 1, 3]");
+    expect_invalid(wrapper_overflow__sum_outer_launch(&x, &y, NULL, 0, NULL), "[2^63 - 1, 3]");
     /* 2^61 elements fit int64, their 2^63 bytes do not. */
     x = tensor(p, kDLFloat, 32, 2, s4, NULL);
-    expect_invalid(wrapper_overflow_sum_outer_describe_outputs(&x, &y), "[2^61, 1] of f32");
+    expect_invalid(wrapper_overflow__sum_outer_describe_outputs(&x, &y), "[2^61, 1] of f32");
   }
   /* The workspace, 256 * ceildiv(260 * N, 256) bytes, overflows where x fits
      (it wrapped to 256 bytes, and a 4 KiB workspace passed). */
   {
     int64_t s[2] = {1, 70949015668113661LL};
     x = tensor(p, kDLFloat, 32, 2, s, NULL);
-    expect_invalid(wrapper_overflow_sum_outer_workspace_size(&x, &bytes), "workspace_size");
+    expect_invalid(wrapper_overflow__sum_outer_workspace_size(&x, &bytes), "workspace_size");
     y = tensor((void *)0x20000, kDLFloat, 32, 1, s + 1, NULL);
-    expect_invalid(wrapper_overflow_sum_outer_launch(&x, &y, (void *)0x30000, 4096, NULL),
+    expect_invalid(wrapper_overflow__sum_outer_launch(&x, &y, (void *)0x30000, 4096, NULL),
                    "launch with a 4 KiB workspace");
     y.shape = out_shape;
     y.strides = out_strides;
@@ -76,22 +76,22 @@ int main(void) {
     int64_t sa[2] = {(int64_t)1 << 40, 1}, sb[2] = {1, (int64_t)1 << 40};
     a = tensor(p, kDLFloat, 32, 2, sa, NULL);
     b = tensor(p, kDLFloat, 32, 2, sb, NULL);
-    expect_invalid(wrapper_overflow_outer_total_describe_outputs(&a, &b, &y), "outer_total");
+    expect_invalid(wrapper_overflow__outer_total_describe_outputs(&a, &b, &y), "outer_total");
   }
   /* An output's extent, N + M. */
   {
     int64_t sa[1] = {(int64_t)1 << 62}, sb[1] = {(int64_t)1 << 62};
     a = tensor(p, 6, 8, 1, sa, NULL);
     b = tensor(p, 6, 8, 1, sb, NULL);
-    expect_invalid(wrapper_overflow_joined_describe_outputs(&a, &b, &y), "joined");
+    expect_invalid(wrapper_overflow__joined_describe_outputs(&a, &b, &y), "joined");
   }
   /* Strides of a strided input whose byte offsets overflow. */
   {
     int64_t s[2] = {4, 7}, st[2] = {1, (int64_t)1 << 61};
     x = tensor(p, kDLFloat, 32, 2, s, st);
-    expect_invalid(wrapper_overflow_window_describe_outputs(&x, &y), "window strides");
+    expect_invalid(wrapper_overflow__window_describe_outputs(&x, &y), "window strides");
     st[1] = INT64_MIN;
-    expect_invalid(wrapper_overflow_window_describe_outputs(&x, &y), "window stride INT64_MIN");
+    expect_invalid(wrapper_overflow__window_describe_outputs(&x, &y), "window stride INT64_MIN");
   }
   printf("%d failures\n", failures);
   return failures != 0;
