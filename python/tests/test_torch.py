@@ -77,7 +77,7 @@ class TorchTest(unittest.TestCase):
                                                               torch.float16))
             self.assertEqual((p.shape, p.stride(), p.dtype), (nhwc.shape, (60, 1, 15, 3),
                                                               torch.bool))
-            with self.assertRaisesRegex(ValueError, "extent 0 is 7 but N is 8"):
+            with self.assertRaisesRegex(ValueError, "input 'y' extent 0 is 7, expected 8 \\(N = 8\\)"):
                 self.ops.scale_add(torch.empty(8, device="cuda"), torch.empty(7, device="cuda"),
                                    1.0)
 
