@@ -29,9 +29,11 @@ std::vector<ColumnVariant> ColumnKernel::variants() const {
 Extent ColumnKernel::columns() const { return numElements(rows.reduced); }
 
 Extent ColumnKernel::scratchBytes() const {
+  const Extent splitColumns =
+      Extent::min(columns() * int64_t{kColumnMaxSplits}, Extent(columnMaxSplitColumns(maxVector)));
   Extent bytes = 0;
   for (const ColumnPartial &p : partials)
-    bytes = bytes + columns() * static_cast<int64_t>(kColumnMaxSplits * dtypeBytes(p.acc));
+    bytes = bytes + splitColumns * static_cast<int64_t>(dtypeBytes(p.acc));
   return bytes + columns() * static_cast<int64_t>(sizeof(int)); // a count per tile (<= columns)
 }
 
@@ -124,10 +126,16 @@ std::string hostLaunch(const ColumnKernel &k) {
   if (k.tiled && k.maxVector > 1)
     forced.push_back({"vec > 1", "vec = 1;"});
   const size_t vectors = forced.size();
-  const std::string most = std::to_string(kColumnMaxSplits);
+  // The most splits: kColumnMaxSplits, fewer where the scratch holds fewer
+  // per column.
+  const std::string most = std::to_string(kColumnMaxSplits) + "LL",
+                    room = std::to_string(columnMaxSplitColumns(k.maxVector)) + "LL";
   forced.push_back({"", "a.chunk = a.len;\na.splits = 1;"});
-  forced.push_back({"", "a.chunk = (a.len + " + most + " - 1) / " + most +
-                            ";\na.splits = a.chunk > 0 ? (a.len + a.chunk - 1) / a.chunk : 1;"});
+  forced.push_back({"", "long long most = a.cols * " + most + " <= " + room + " ? " + most + " : " +
+                            room +
+                            " / a.cols;\nif (most < 1)\n  most = 1;\n"
+                            "a.chunk = (a.len + most - 1) / most;\n"
+                            "a.splits = a.chunk > 0 ? (a.len + a.chunk - 1) / a.chunk : 1;"});
   s += "  if (a.cols > 0) {\n";
   if (k.tiled)
     s += "    vec = fuserc_col_plan(" + std::to_string(k.tensors.size()) +
@@ -154,8 +162,8 @@ std::string hostLaunch(const ColumnKernel &k) {
   s += "      char *scratch = ws + " + extentToCode(k.scratchOffset, sym) + ";\n";
   for (size_t p = 0; p < k.partials.size(); ++p)
     s += "      a.part[" + std::to_string(p) + "] = scratch;  /* " + k.partials[p].what +
-         " */\n      scratch += " +
-         std::to_string(kColumnMaxSplits * dtypeBytes(k.partials[p].acc)) + "LL * a.cols;\n";
+         " */\n      scratch += " + std::to_string(dtypeBytes(k.partials[p].acc)) +
+         "LL * a.splits * a.cols;\n";
   s += "      a.count = (int *)scratch;\n";
   s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.tiles, stream);\n";
   s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";

@@ -30,6 +30,12 @@ inline constexpr int kColumnMaxSplits = 64; // blocks sharing one column tile's 
 // traffic and longer runs of rows per block (bench/README.md).
 inline constexpr int kColumnTargetBlocks = 264;
 inline constexpr int kColumnMinRowsPerSplit = kColumnThreadsY * kColumnUnroll;
+// The most split partials per accumulator a launch keeps (S * columns): S
+// doubles only while tiles * S < kColumnTargetBlocks, so S * tiles stays
+// below twice that, and a tile is at most kColumnThreadsX * vector columns.
+inline constexpr int64_t columnMaxSplitColumns(int maxVector) {
+  return int64_t{2} * kColumnTargetBlocks * kColumnThreadsX * (maxVector > 1 ? maxVector : 1);
+}
 
 // A tile variant: `vector` columns per thread (tile variants) or a general
 // one (one column per thread, coordinates per element).
@@ -72,8 +78,9 @@ struct ColumnKernel {
   std::vector<ColumnVariant> variants() const;
   // Columns (product of the kept extents), symbolic.
   Extent columns() const;
-  // Scratch for kMaxSplits partials of every accumulator per column, then
-  // the split counts (one int per column tile).
+  // Scratch for the split partials of every accumulator, S per column (as
+  // many as a launch may use: min(kColumnMaxSplits * columns,
+  // columnMaxSplitColumns)), then the split counts (one int per column tile).
   Extent scratchBytes() const;
 };
 

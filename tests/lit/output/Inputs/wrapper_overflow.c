@@ -58,10 +58,11 @@ int main(void) {
     x = tensor(p, kDLFloat, 32, 2, s4, NULL);
     expect_invalid(wrapper_overflow__sum_outer_describe_outputs(&x, &y), "[2^61, 1] of f32");
   }
-  /* The workspace, 256 * ceildiv(260 * N, 256) bytes, overflows where x fits
-     (it wrapped to 256 bytes, and a 4 KiB workspace passed). */
+  /* The workspace, 256 * ceildiv(4 * N + 4 * min(64 * N, 67584), 256) bytes,
+     overflows where x (4 * N bytes) just fits (when it held 64 partials
+     per column, it wrapped to 256 bytes, and a 4 KiB workspace passed). */
   {
-    int64_t s[2] = {1, 70949015668113661LL};
+    int64_t s[2] = {1, 2305843009213693951LL}; /* 2^61 - 1 */
     x = tensor(p, kDLFloat, 32, 2, s, NULL);
     expect_invalid(wrapper_overflow__sum_outer_workspace_size(&x, &bytes), "workspace_size");
     y = tensor((void *)0x20000, kDLFloat, 32, 1, s + 1, NULL);
