@@ -32,6 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "gpu"))
+sys.path.insert(0, os.path.join(ROOT, "python", "tests"))  # output_compare: the comparison rule
 
 import harness  # noqa: E402
 import fuserc  # noqa: E402 (the package: harness put python/ on the path)
@@ -190,23 +191,15 @@ def time_fuserc(prepared, args):
 
 def loose_check(spec, fuserc_outputs, eager_outputs):
     """'ok' or what differs, between fuserc's and eager's outputs (in
-    declaration order)."""
+    declaration order), by python/tests/output_compare.py's rule."""
     import torch
+    import output_compare
     problems = []
     for out, got, eager in zip(spec.outputs, fuserc_outputs, eager_outputs):
-        if list(got.shape) != list(eager.shape):
-            problems.append("%s shape %s vs %s" % (out.name, list(got.shape),
-                                                   list(eager.shape)))
-        elif not got.dtype.is_floating_point:
-            frac = (got != eager).float().mean().item()
-            if frac > 1e-4:
-                problems.append("%s: %.2g%% differ" % (out.name, 100 * frac))
-        else:
-            g, e = got.double(), eager.double()
-            scale = max(1.0, e.abs().max().item())
-            err = ((g - e).abs().max().item()) / scale
-            if not err <= 2e-2:  # NaN fails
-                problems.append("%s: max error %.3g" % (out.name, err))
+        try:
+            output_compare.close(got, eager, out.name)
+        except AssertionError as e:
+            problems.append(str(e))
         del got
     torch.cuda.synchronize()
     return "; ".join(problems) or "ok"

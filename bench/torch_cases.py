@@ -86,6 +86,14 @@ def logsumexp_rows(x):
 
 
 # stem: (binding, scalar input values, implementation)
+def mean_var_extent_one(x):
+    return x.mean(dim=1), x.var(dim=1)
+
+
+def sum_heads(k):
+    return k.reshape(1, 8, 4, k.shape[2], 128).sum(dim=(0, 2))
+
+
 CASES = {
     "bias_relu_nhwc": ({"N": 32, "C": 1024, "H": 25, "W": 25}, {}, bias_relu_nhwc),
     "gelu_bwd_bias_grad": ({"B": 16, "S": 512, "H": 4096},
@@ -106,4 +114,7 @@ CASES = {
     "cumsum_columns": ({"M": 8192, "N": 16384}, {}, cumsum_columns),
     "argmax_rows": ({"M": 32768, "N": 8192}, {}, argmax_rows),
     "logsumexp_rows": ({"M": 32768, "N": 8192}, {}, logsumexp_rows),
+    # Reductions over a few static elements, computed pointwise (issue 24).
+    "mean_var_extent_one": ({"M": 8192, "N": 8192}, {}, mean_var_extent_one),
+    "sum_heads": ({"S": 16384}, {}, sum_heads),
 }

@@ -234,6 +234,9 @@ BINDINGS["long_rows"] = _LONG_ROWS
 # static_rows.fus: rows of a static length; one row, a few, many, and a
 # transposed layout where the case allows (general variants).
 BINDINGS["static_rows"] = [{"M": 1}, {"M": 3}, {"M": 7}, {"M": 101}]
+# small_reductions.fus: rows as the row cases; N a multiple of 8 takes the
+# vectorized (rvec) kernels, other N the general one.
+BINDINGS["small_reductions"] = _ROWS
 BINDINGS["long_rows.xent_odd"] = [{"M": 1, "V": 50257}, {"M": 4, "V": 50257},
                                   {"M": 3, "V": 32769}, {"M": 2, "V": 131071},
                                   {"M": 2, "V": 65536}]

@@ -35,6 +35,8 @@ public:
       return Verdict::reject(*reason);
     if (auto reason = findScan(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findSmallReduction(segment))
+      return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a persistent kernel normalizes one set of rows");

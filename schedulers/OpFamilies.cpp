@@ -3,6 +3,22 @@
 
 namespace fuserc {
 
+bool isSmallReduction(const Op &op) {
+  if (op.info().shapeRule != ShapeRule::Reduction)
+    return false;
+  const Value &x = *op.operand(0);
+  int64_t elements = 1;
+  for (int64_t axis : op.attrs().axes("axes")) {
+    const std::optional<int64_t> extent = x.shape()[static_cast<size_t>(axis)].constant();
+    if (!extent)
+      return false;
+    elements *= *extent;
+    if (elements < 1 || elements > kSmallReductionElements)
+      return false;
+  }
+  return true;
+}
+
 std::string axesString(const std::vector<int64_t> &axes) {
   std::string s = "[";
   for (size_t i = 0; i < axes.size(); ++i)

@@ -10,7 +10,16 @@
 
 namespace fuserc {
 
-inline bool isReduction(const Op &op) { return op.info().shapeRule == ShapeRule::Reduction; }
+// A reduction over 1 to kSmallReductionElements elements, every reduced
+// extent static: each thread of a pointwise kernel computes it for the
+// elements it writes, unrolled, as it would an elementwise op (a mean over
+// an extent-1 dim is a copy; a sum over 4 heads is 4 reads and 3 adds).
+inline constexpr int64_t kSmallReductionElements = 8;
+bool isSmallReduction(const Op &op);
+// Reductions that need a reduction kernel: every one but the small ones.
+inline bool isReduction(const Op &op) {
+  return op.info().shapeRule == ShapeRule::Reduction && !isSmallReduction(op);
+}
 // cumsum, cumprod: each result element combines a prefix of its lane, so
 // no consumer-first indexing computes it; only the scan scheduler runs them.
 inline bool isScan(const Op &op) { return op.info().shapeRule == ShapeRule::Scan; }

@@ -26,6 +26,8 @@ public:
       return Verdict::reject(*reason);
     if (auto reason = findScan(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findSmallReduction(segment))
+      return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a reduction kernel reduces one set of axes of one "

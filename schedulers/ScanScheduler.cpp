@@ -7,6 +7,8 @@
 #include "schedulers/OpFamilies.h"
 #include "schedulers/SchedulerChecks.h"
 
+#include <unordered_set>
+
 namespace fuserc {
 namespace {
 
@@ -29,6 +31,8 @@ public:
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findSmallReduction(segment))
+      return Verdict::reject(*reason);
     const ScanLanes &lanes = std::get<ScanLanes>(found);
     const FusionAnalysis &a = segment.analysis();
     for (const Op *op : segment.ops()) {
@@ -42,15 +46,23 @@ public:
         return Verdict::reject(a.quoted(*out) + " " + typeString(*out) +
                                " is written out but is not shaped like the scanned " +
                                shapeString(lanes.domain));
-    // A thread holds a scan's result only at the elements it computes, so
-    // ops of the kernel may read it there and nowhere else.
-    for (const Op *scan : lanes.scans)
-      for (const Op *user : a.users(*scan->result()))
-        if (segment.contains(*user) &&
-            ((!isElementwise(*user) && !isScan(*user)) || user->result()->shape() != lanes.domain))
-          return Verdict::reject(a.describe(*user) + " reads " + a.quoted(*scan->result()) +
-                                 " other than element by element; a scan kernel holds a "
-                                 "scanned element only where it computes it");
+    // A thread holds a scan's result, and what the kernel computes from it,
+    // only at the elements it computes, so ops of the kernel may read such
+    // values there and nowhere else (seed 74854: an index_select of a
+    // product of a cumsum read other rows' prefixes).
+    const std::vector<bool> fromScan = dependsOn(segment, isScan);
+    std::unordered_set<const Value *> scanned;
+    for (size_t i = 0; i < segment.ops().size(); ++i) {
+      const Op &op = *segment.ops()[i];
+      for (const Value *operand : op.operands())
+        if (scanned.count(operand) &&
+            ((!isElementwise(op) && !isScan(op)) || op.result()->shape() != lanes.domain))
+          return Verdict::reject(a.describe(op) + " reads " + a.quoted(*operand) +
+                                 ", computed from a scan, other than element by element; a scan "
+                                 "kernel holds such elements only where it computes them");
+      if (fromScan[i])
+        scanned.insert(op.result());
+    }
     return Verdict::accept();
   }
 

@@ -39,6 +39,14 @@ std::optional<std::string> findReduction(const Segment &segment) {
   return std::nullopt;
 }
 
+std::optional<std::string> findSmallReduction(const Segment &segment) {
+  for (const Op *op : segment.ops())
+    if (isSmallReduction(*op))
+      return segment.analysis().describe(*op) +
+             " is a small reduction, which pointwise kernels compute element by element";
+  return std::nullopt;
+}
+
 std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::string_view kernel) {
   const FusionAnalysis &a = segment.analysis();
   std::span<const Value *const> outputs = segment.writtenOutputs();
@@ -117,10 +125,14 @@ std::variant<ReductionRows, std::string> findReductionRows(const Segment &segmen
 // fusion, so these walks take time in the segment's size, not the fusion's:
 // the per-value state is kept for the segment's values only.
 std::vector<bool> dependsOnReduction(const Segment &segment) {
+  return dependsOn(segment, isReduction);
+}
+
+std::vector<bool> dependsOn(const Segment &segment, bool (*source)(const Op &)) {
   std::unordered_set<const Value *> reaches;
   std::vector<bool> depends;
   for (const Op *op : segment.ops()) {
-    bool d = isReduction(*op);
+    bool d = source(*op);
     for (const Value *operand : op->operands())
       d = d || reaches.count(operand);
     if (d)

@@ -33,6 +33,9 @@ inline constexpr size_t kMaxKernelTensors = 128;
 std::optional<std::string> checkKernelTensors(const Segment &segment);
 // "'t19' (sum) is a reduction"
 std::optional<std::string> findReduction(const Segment &segment);
+// "'t3' (sum over 4 elements) is a small reduction ...": only pointwise
+// kernels compute small reductions (isSmallReduction).
+std::optional<std::string> findSmallReduction(const Segment &segment);
 // Every written output must have the same shape: a pointwise-like kernel's
 // loops cover one iteration space. `kernel` names the kernel in the reason.
 std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::string_view kernel);
@@ -69,6 +72,9 @@ std::variant<ScanLanes, std::string> findScanLanes(const Segment &segment);
 // For each op of the segment (in segment order): whether it is a reduction
 // or reads, through ops of the segment, a reduction's result.
 std::vector<bool> dependsOnReduction(const Segment &segment);
+// The same for the ops `source` accepts (isScan: whether an op is a scan or
+// reads a scan's result through ops of the segment).
+std::vector<bool> dependsOn(const Segment &segment, bool (*source)(const Op &));
 
 // The longest chain of reductions in the segment where each reads, through
 // ops of the segment, the one before: 2 for softmax (max, then sum).

@@ -23,6 +23,8 @@ public:
       return Verdict::reject(*reason);
     if (auto reason = findScan(segment))
       return Verdict::reject(*reason);
+    if (auto reason = findSmallReduction(segment))
+      return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))

@@ -4,7 +4,9 @@
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/KernelTensors.h"
+#include "codegen/core/SmallReduction.h"
 #include "ir/DType.h"
+#include "schedulers/OpFamilies.h"
 
 #include <algorithm>
 
@@ -140,13 +142,18 @@ LaneValue LaneValueEmitter::emitOp(const Op &op, const Coords &coords, int lane)
   case ShapeRule::Permute:
   case ShapeRule::Squeeze:
   case ShapeRule::Unsqueeze:
-  case ShapeRule::Slice: {
+  case ShapeRule::Slice:
+  case ShapeRule::Reshape: {
     auto [at, operandLane] = operandAt(op, 0, coords, lane);
     return emit(*op.operand(0), at, operandLane);
   }
   case ShapeRule::Pad:
   case ShapeRule::Cat:
     return emitBranches(op, coords, lane);
+  case ShapeRule::Reduction:
+    if (isSmallReduction(op))
+      return emitSmallReduction(op, coords, lane);
+    break;
   case ShapeRule::Scalar:
     return defineScalar(cudaComputeType(mathDType(result.dtype())), extentValueCode(op, symbols_));
   case ShapeRule::Creation:
@@ -168,6 +175,42 @@ LaneValue LaneValueEmitter::emitOp(const Op &op, const Coords &coords, int lane)
   }
   throw LaneRefusal{"'" + std::string(info.name) + "' (" + name_(result) +
                     ") is not computed lane by lane"};
+}
+
+// Each element's lanes read at its coordinates (the lane dim is a kept dim,
+// so every element has it), combined lane by lane; uniform when every
+// element is.
+LaneValue LaneValueEmitter::emitSmallReduction(const Op &op, const Coords &coords, int lane) {
+  int xLane = -1;
+  if (lane >= 0) {
+    const std::vector<int64_t> &axes = op.attrs().axes("axes");
+    const bool keepdim = op.attrs().boolean("keepdim");
+    for (size_t d = 0, r = 0; d < op.operand(0)->rank(); ++d) {
+      const bool reduced = std::count(axes.begin(), axes.end(), int64_t(d)) > 0;
+      if (reduced && !keepdim)
+        continue;
+      if (static_cast<int>(r++) == lane) {
+        if (reduced)
+          throw LaneRefusal{"small reduction " + name_(*op.result()) + " reduces the vector dim"};
+        xLane = static_cast<int>(d);
+      }
+    }
+  }
+  std::vector<LaneValue> elements;
+  bool uniform = true;
+  for (const Coords &at : smallReductionElements(op, coords)) {
+    elements.push_back(emit(*op.operand(0), at, xLane));
+    uniform = uniform && elements.back().uniform;
+  }
+  std::vector<std::string> values;
+  for (const LaneValue &v : elements)
+    values.push_back(v.at(laneVariable()));
+  LaneValue last;
+  smallReductionValue(op, values, [&](const std::string &type, const std::string &expr) {
+    last = uniform ? defineScalar(type, expr) : defineLanes(type, expr);
+    return last.at(laneVariable());
+  });
+  return last;
 }
 
 std::pair<Coords, int> LaneValueEmitter::operandAt(const Op &op, size_t operand,
@@ -246,6 +289,27 @@ std::pair<Coords, int> LaneValueEmitter::operandAt(const Op &op, size_t operand,
     else
       at[dim] = "(" + ext(start) + " + " + coords[dim] + " * (" + index_ + ")" +
                 std::to_string(step) + ")";
+    break;
+  }
+  case ShapeRule::Reshape: {
+    // Lanes along the innermost dim of both shapes, of one extent, stay in
+    // one row of the operand: the base coordinate is a multiple of V, and
+    // so must the extent be.
+    const bool innermost = lane >= 0 && static_cast<size_t>(lane) + 1 == result.rank() &&
+                           rank > 0 && x.shape().back() == result.shape().back();
+    if (lane >= 0 && !innermost)
+      throw LaneRefusal{"reshape " + name_(result) + " moves the vector dim"};
+    if (innermost)
+      require(x.shape().back(), "the innermost extent of reshape " + name_(result));
+    const std::vector<Extent> out = rowMajorStrides(result.shape()),
+                              in = rowMajorStrides(x.shape());
+    std::string linear = "(" + index_ + ")0";
+    for (size_t i = 0; i < coords.size(); ++i)
+      linear += " + " + coords[i] + " * " + ext(out[i]);
+    const std::string lin = defineScalar(index_, linear).name;
+    for (size_t j = 0; j < rank; ++j)
+      at[j] = "((" + lin + " / " + ext(in[j]) + ") % " + ext(x.shape()[j]) + ")";
+    xLane = innermost ? static_cast<int>(rank) - 1 : -1;
     break;
   }
   default:

@@ -22,7 +22,9 @@
 // before the branch, guarded by the branch's condition (the compiler
 // predicates them, so every piece's loads are issued at once).
 //
-// Ops that cannot be computed this way (reshape, indexing by tensor
+// A reshape keeps the lanes only along the innermost dim of both shapes,
+// of one extent (a multiple of V, recorded like a shift). Ops that cannot be
+// computed this way (a reshape moving the lane dim, indexing by tensor
 // values, rand_like, a slice with step > 1 along the lane dim) throw
 // LaneRefusal, with the reason in words.
 #pragma once
@@ -98,6 +100,7 @@ private:
   // The coordinates and lane dim operand `i` of `op` is asked for at.
   std::pair<Coords, int> operandAt(const Op &op, size_t i, const Coords &coords, int lane);
   void require(const Extent &extent, const std::string &what);
+  LaneValue emitSmallReduction(const Op &op, const Coords &coords, int lane);
   LaneValue defineScalar(const std::string &type, const std::string &expr);
   LaneValue defineLanes(const std::string &type, const std::string &expr);
   // `target[l] = expr` for every lane l, in a fully unrolled loop.

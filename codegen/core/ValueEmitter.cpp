@@ -6,23 +6,20 @@
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/KernelTensors.h"
+#include "codegen/core/SmallReduction.h"
 #include "ir/Inference.h"
 #include "schedulers/KernelGenerator.h"
+#include "schedulers/OpFamilies.h"
 
 #include <algorithm>
 
 namespace fuserc {
-namespace {
-
-// Row-major strides of `shape`, as extents.
-std::vector<Extent> rowMajor(const std::vector<Extent> &shape) {
+std::vector<Extent> rowMajorStrides(const std::vector<Extent> &shape) {
   std::vector<Extent> strides(shape.size(), Extent(1));
   for (size_t d = shape.size(); d-- > 1;)
     strides[d - 1] = strides[d] * shape[d];
   return strides;
 }
-
-} // namespace
 
 bool isCoordinateFree(const Op &op) {
   const ShapeRule rule = op.info().shapeRule;
@@ -147,6 +144,15 @@ std::string ValueEmitter::emitOp(const Op &op, const Coords &coords) {
   case ShapeRule::Scatter:
     return emitScatter(op, coords);
   case ShapeRule::Reduction:
+    if (isSmallReduction(op)) {
+      std::vector<std::string> values;
+      for (const Coords &at : smallReductionElements(op, coords))
+        values.push_back(emit(*op.operand(0), at));
+      return smallReductionValue(
+          op, values,
+          [this](const std::string &type, const std::string &expr) { return define(type, expr); });
+    }
+    break;
   case ShapeRule::Normalization:
   case ShapeRule::Scan:
     break;
@@ -203,7 +209,7 @@ Coords ValueEmitter::operandCoords(const Op &op, size_t operand, const Coords &c
     return at;
   }
   case ShapeRule::Reshape: {
-    std::vector<Extent> out = rowMajor(result.shape()), in = rowMajor(x.shape());
+    std::vector<Extent> out = rowMajorStrides(result.shape()), in = rowMajorStrides(x.shape());
     std::string linear = "(" + index_ + ")0";
     for (size_t i = 0; i < coords.size(); ++i)
       linear += " + " + coords[i] + " * " + ext(out[i]);
@@ -260,7 +266,7 @@ std::string ValueEmitter::emitCreation(const Op &op, const Coords &coords) {
     return define(cudaComputeType(dtype), cudaConvert(coords[dim], DType::I64, dtype));
   }
   case OpKind::RandLike: {
-    std::vector<Extent> strides = rowMajor(result.shape());
+    std::vector<Extent> strides = rowMajorStrides(result.shape());
     std::string linear = "(fuserc_u64)0";
     for (size_t i = 0; i < coords.size(); ++i)
       linear += " + (fuserc_u64)" + coords[i] + " * (fuserc_u64)" + ext(strides[i]);

@@ -66,6 +66,9 @@ bool isCoordinateFree(const Op &op);
 // extent's value (N*N) is no index, which the index type bounds.
 std::string extentValueCode(const Op &op, const std::vector<std::string> &symbols);
 
+// Row-major strides of `shape`, as extents (a reshape re-linearizes by them).
+std::vector<Extent> rowMajorStrides(const std::vector<Extent> &shape);
+
 class ValueEmitter {
 public:
   // `isInput(v)`: whether v is read from outside the segment. `symbols`:

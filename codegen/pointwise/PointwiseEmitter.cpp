@@ -4,10 +4,12 @@
 // kernels in PointwiseResizeVariant.cpp).
 #include "codegen/pointwise/PointwiseEmitter.h"
 
+#include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
 #include "codegen/pointwise/PointwiseKernel.h"
 #include "ir/DType.h"
 #include "schedulers/KernelGenerator.h"
+#include "schedulers/OpFamilies.h"
 
 #include <algorithm>
 
@@ -38,7 +40,10 @@ EmittedKernel PointwiseEmitter::run() {
                     vmax_);
 
   EmittedKernel out;
-  out.source = argsStruct("") + "\n";
+  // Small reductions combine their elements with the reduction combiners.
+  if (std::any_of(ops.begin(), ops.end(), [](const Op *op) { return isSmallReduction(*op); }))
+    out.source = blockReduceCuda();
+  out.source += argsStruct("") + "\n";
   if (fast_) {
     for (int v : vectorWidths())
       for (bool wide : {false, true})

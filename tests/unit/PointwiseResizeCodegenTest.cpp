@@ -68,7 +68,7 @@ TEST(PointwiseResizeCodegen, ShiftsThatAreNotMultiplesOfTheVectorKeepGenOnly) {
        "the start of slice _0 (2) is not a multiple of 4"},
       {"input x: f32[M, 8]\n  y = reshape(pad(x, dim=0, before=1, after=0), shape=[-1])\n"
        "  z = neg(y)\n",
-       "is not computed lane by lane"},
+       "reshape y moves the vector dim"},
   };
   for (const Case &c : cases) {
     Generated g =

@@ -409,12 +409,13 @@ TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksFor
 }
 
 TEST(RowReductionCodegen, ADivisionByATensorIsADivisionInEveryPhase) {
-  // q = x / d over rows of 1, then softmax(q): the max phase computes q
-  // at the row's elements, the output phase at its start; multiplying by
-  // d's reciprocal in one of them only gave q two roundings, and softmax
-  // 1 + 2^-15 (seed 57359). Only the softmax's sum, a reduction result,
-  // is divided by through its reciprocal.
-  Generated g = generate("fusion f {\n  input x: f32[M, 1]\n  input d: f32[M, 1]\n"
+  // q = x / d over rows, then softmax(q): the max phase computes q at the
+  // row's elements, the output phase at its start; multiplying by d's
+  // reciprocal in one of them only gave q two roundings, and softmax
+  // 1 + 2^-15 (seed 57359, rows of 1, which are now small reductions
+  // computed pointwise). Only the softmax's sum, a reduction result, is
+  // divided by through its reciprocal.
+  Generated g = generate("fusion f {\n  input x: f32[M, K]\n  input d: f32[M, 1]\n"
                          "  q = div(x, d)\n  y = softmax(q, dim=1)\n  output q\n  output y\n}\n");
   expectCompiles(g);
   const size_t at = g.source.find("f_k0_v1_g8x8(");
