@@ -251,6 +251,7 @@ INT_RANGES = {
     "indexing.random_mask": {"seed": ("0", "1000"), "offset": ("0", "1000")},
     "composites_issue27.index_select_0d": {"i": ("0", "N")},
     "scans.gathered_scan": {"i": ("0", "N")},
+    "scans.gather_after_scan": {"i": ("0", "M")},
     "padding_masked_softmax": {"lengths": ("0", "S + 1")},
     "cross_entropy": {"labels": ("0", "V")},
 }
