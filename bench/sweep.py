@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Shape sweeps of reductions and normalizations (issue 24): per class, a
+grid of shapes, each point timed against torch.compile in the same process
+as bench/run.py times its cases (fuserc replayed from a CUDA graph, L2
+flushed, median), then a report with the worst points first and, per class,
+the geometric mean of fuserc / torch.compile, the worst point, the points
+below 0.95x and the points moving >= 256 MB below 90% of copy.
+
+The fusions are ours (bench/sweep/*.fus), one symbolic fusion per kind, so
+one fuserc build serves every point of it:
+
+  rows        sum, max, softmax, log_softmax, RMSNorm, layer norm: M rows
+              in {1, 16, 256, 4096, 65536} x N in {1, 8, 64, 512, 4096,
+              32768, 262144}
+  columns     column sum and max, a middle-axis mean: K kept columns in
+              {1, 4, 64, 256, 4096} x R reduced rows in {1, 64, 4096,
+              262144, 2^22, 2^26}
+  whole       sum, max of abs, mean and var of a whole tensor, 4 KB to 1 GB
+  norm_stats  BatchNorm statistics of NCHW and NHWC, InstanceNorm's,
+              GroupNorm's (32 groups), at four activation shapes
+
+Points moving more than --max-mb are skipped.
+
+  python3 bench/sweep.py --fuserc .carry/bin/fuserc --interp .carry/bin/fuserc-interp \\
+      --dlpack-include .carry/include --out $OUT/sweep.json [--classes rows,whole]
+  python3 bench/sweep.py ... --dry-run   # no GPU: the builds and the points
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import run as bench  # noqa: E402 (bench/run.py: timing, checks, builds)
+import harness  # noqa: E402 (bench/run.py put gpu/ on the path)
+import fuserc  # noqa: E402
+
+try:
+    import torch
+    import torch.nn.functional as F
+except ImportError:  # --dry-run on machines without PyTorch
+    torch = F = None
+
+
+def _rmsnorm(x, w):
+    xf = x.float()
+    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).bfloat16()
+
+
+def _stats(dims):
+    return lambda x: (x.mean(dims), x.var(dims, correction=0))
+
+
+def _group_stats(x):
+    g = x.reshape(x.shape[0], 32, -1)
+    return g.mean(2), g.var(2, correction=0)
+
+
+# fusion -> PyTorch, on its inputs in declaration order.
+TORCH = {
+    "row_sum_bf16": lambda x: x.sum(1),
+    "row_max_f32": lambda x: x.amax(1),
+    "softmax_bf16": lambda x: torch.softmax(x.float(), 1).bfloat16(),
+    "log_softmax_f32": lambda x: torch.log_softmax(x, 1),
+    "rmsnorm_bf16": _rmsnorm,
+    "layernorm_f32": lambda x, w, b: F.layer_norm(x, (x.shape[1],), w, b, 1e-5),
+    "col_sum_f32": lambda x: x.sum(0),
+    "col_max_bf16": lambda x: x.amax(0),
+    "middle_mean_f32": lambda x: x.mean(1),
+    "total_sum_f32": lambda x: x.sum(),
+    "amax_abs_bf16": lambda x: x.abs().amax(),
+    "mean_var_f32": lambda x: (x.mean(), x.var()),
+    "batchnorm_nchw": _stats((0, 2, 3)),
+    "batchnorm_nhwc": _stats((0, 2, 3)),
+    "instancenorm_nchw": _stats((2, 3)),
+    "groupnorm_stats": _group_stats,
+}
+
+
+def _rows():
+    for m in (1, 16, 256, 4096, 65536):
+        for n in (1, 8, 64, 512, 4096, 32768, 262144):
+            yield {"M": m, "N": n}
+
+
+def _columns(fusion):
+    for k in (1, 4, 64, 256, 4096):
+        for r in (1, 64, 4096, 262144, 2**22, 2**26):
+            yield {"A": 8, "R": r, "K": k} if fusion == "middle_mean_f32" else {"R": r, "K": k}
+
+
+def _whole(fusion):
+    element = 2 if fusion.endswith("bf16") else 4
+    for size in (2**12, 2**16, 2**20, 2**24, 2**28, 2**30):
+        n = size // element
+        yield {"M": max(1, n // 1024), "N": min(n, 1024)}
+
+
+def _norm_stats(fusion):
+    for n, c, h, w in ((32, 64, 56, 56), (64, 256, 28, 28), (8, 512, 7, 7), (2, 32, 64, 64)):
+        yield {"N": n, "G": c // 32, "H": h, "W": w} if fusion == "groupnorm_stats" else \
+            {"N": n, "C": c, "H": h, "W": w}
+
+
+# class -> ({fusion: its file in bench/sweep/}, points of a fusion). A fusion
+# fuserc refuses has a file of its own, so the others of its class still run.
+CLASSES = {
+    "rows": ({f: "rows.fus" for f in ("row_sum_bf16", "row_max_f32", "softmax_bf16",
+                                      "log_softmax_f32", "rmsnorm_bf16", "layernorm_f32")},
+             lambda f: _rows()),
+    "columns": ({f: "columns.fus" for f in ("col_sum_f32", "col_max_bf16", "middle_mean_f32")},
+                _columns),
+    "whole": ({f: "whole.fus" for f in ("total_sum_f32", "amax_abs_bf16", "mean_var_f32")},
+              _whole),
+    "norm_stats": ({"batchnorm_nchw": "batchnorm_nchw.fus", "batchnorm_nhwc": "norm_stats.fus",
+                    "instancenorm_nchw": "norm_stats.fus", "groupnorm_stats": "norm_stats.fus"},
+                   _norm_stats),
+}
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--fuserc", required=True)
+    p.add_argument("--interp", help="accepted for bench/run.py's command line; unused")
+    p.add_argument("--out", required=True, help="JSON file of every point")
+    p.add_argument("--work", default="/tmp/fuserc-sweep")
+    p.add_argument("--dlpack-include", default="/usr/include")
+    p.add_argument("--cuda-home", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--classes", default=",".join(CLASSES))
+    p.add_argument("--fusions", default="",
+                   help="comma-separated: only fusions whose name contains one of these")
+    p.add_argument("--max-mb", type=float, default=1100.0, help="skip points moving more")
+    p.add_argument("--deadline", type=float, default=0, help="stop timing after this many s")
+    p.add_argument("--warmup-ms", type=int, default=25)
+    p.add_argument("--rep-ms", type=int, default=100)
+    p.add_argument("--dry-run", action="store_true")
+    args = p.parse_args()
+    # What bench/run.py's bench_case reads.
+    args.baselines, args.timing, args.kernels = "compiled", "graph", False
+    return args
+
+
+def points(args):
+    """(class, fusion, binding) of every point of the selected classes."""
+    for name in args.classes.split(","):
+        fusions, grid = CLASSES[name]
+        for fusion in fusions:
+            if any(part in fusion for part in args.fusions.split(",")):
+                for binding in grid(fusion):
+                    yield name, fusion, binding
+
+
+def report(rows, copy_gbps):
+    """The worst points first, then per class its geometric mean."""
+    done = [r for r in rows if r.get("fuserc_GBs") and r.get("compile_GBs")]
+    for r in done:
+        r["ratio"] = r["fuserc_GBs"] / r["compile_GBs"]
+    lines = ["%-52s %9s %9s %9s %7s %7s  %s" % ("point (worst first)", "MB", "fuserc", "compile",
+                                                "f/copy", "f/comp", "check")]
+    for r in sorted(done, key=lambda r: r["ratio"]):
+        lines.append("%-52s %9.3f %9.0f %9.0f %6.0f%% %6.2fx  %s" % (
+            r["case"], r["bytes"] / 1e6, r["fuserc_GBs"], r["compile_GBs"],
+            100 * r["fuserc_GBs"] / copy_gbps, r["ratio"], r.get("check", "-")))
+    for r in rows:
+        if r not in done:
+            lines.append("%-52s not timed: %s" % (r["case"], r["fuserc"]))
+    lines.append("")
+    lines.append("%-11s %6s %8s %8s %10s %16s" % ("class", "points", "geomean", "worst",
+                                                 "< 0.95x", ">=256MB < 90%"))
+    for name in CLASSES:
+        mine = [r for r in done if r["class"] == name]
+        if not mine:
+            continue
+        geomean = math.exp(sum(math.log(r["ratio"]) for r in mine) / len(mine))
+        slow = sum(r["ratio"] < 0.95 for r in mine)
+        big = [r for r in mine if r["bytes"] >= 256e6]
+        below = sum(r["fuserc_GBs"] < 0.9 * copy_gbps for r in big)
+        lines.append("%-11s %6d %7.2fx %7.2fx %10d %10d of %d" % (
+            name, len(mine), geomean, min(r["ratio"] for r in mine), slow, below, len(big)))
+    lines.append("device-to-device copy, 1 GiB: %.0f GB/s" % copy_gbps)
+    print("\n".join(lines))
+
+
+def main():
+    args = parse_args()
+    harness.use_toolchain(args.dlpack_include, args.cuda_home)
+    if args.dry_run:
+        harness.load_driver(args.cuda_home)  # the libraries load over the stub
+    device, copy_gbps = None, None
+    if not args.dry_run:
+        torch.empty(1, device="cuda")
+        device = torch.cuda.get_device_name()
+        copy_gbps = bench.measure_copy(args)
+        print("device: %s, copy %.0f GB/s" % (device, copy_gbps), flush=True)
+    builds, rows, start = {}, [], time.time()
+    for name, fusion, binding in points(args):
+        source = os.path.join(HERE, "sweep", CLASSES[name][0][fusion])
+        if source not in builds:
+            try:
+                built = harness.build(args.fuserc, source, args.work, args.arch)
+                if args.dry_run:
+                    built.load().close()
+                builds[source] = (built, None)
+            except (harness.HarnessError, fuserc.FusercError) as e:
+                builds[source] = (None, harness.short_reason(str(e)) or "fuserc failed")
+        built, reason = builds[source]
+        label = "%s %s" % (fusion, " ".join("%s=%d" % kv for kv in binding.items()))
+        if built is None:
+            rows.append(dict(case=label, **{"class": name}, bytes=0, fuserc=reason))
+            continue
+        spec = next(s for s in built.manifest.fusions if s.name == fusion)
+        nbytes = bench.bytes_moved(spec, binding)
+        if nbytes > args.max_mb * 1e6:
+            continue
+        if args.dry_run or (args.deadline and time.time() - start > args.deadline):
+            rows.append(dict(case=label, **{"class": name}, bytes=nbytes,
+                             fuserc="dry run" if args.dry_run else "past the deadline"))
+            continue
+        try:
+            row = bench.bench_case(args, fusion,
+                                   (binding, {}, TORCH[fusion]), spec, built, None)
+        except Exception as e:  # one broken point must not hide the others
+            row = dict(bytes=nbytes, fuserc="error: %s: %s" % (type(e).__name__, e))
+        row.update(case=label, **{"class": name})
+        print("%s: %s" % (label, json.dumps(row)), flush=True)
+        rows.append(row)
+        torch.cuda.empty_cache()
+    with open(args.out, "w") as f:
+        json.dump(dict(device=device, copy_GBs=copy_gbps, points=rows), f, indent=1)
+    if args.dry_run:
+        print("%d points of %d fusions built" % (len(rows), len(TORCH)))
+        return
+    report(rows, copy_gbps)
+
+
+if __name__ == "__main__":
+    main()
