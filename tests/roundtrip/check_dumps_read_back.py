@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every dump that is in the fusion language reads back to the same IR.
 
-For each input fuserc accepts (the examples, bench cases, GPU cases and lit
+For each input fuserc accepts (the examples, bench cases and sweeps, GPU cases and lit
 inputs) and each IR dump stage, the dump is fed back to fuserc, which must
 accept it and print the same dump byte for byte: a fixpoint. Lit inputs
 that fuserc rejects are diagnostic tests (they expect an `error:`) and are
@@ -29,6 +29,7 @@ OTHER_STAGES = ["schedule", "cuda"]
 KNOWN_EXCEPTIONS = {}
 
 INPUT_GLOBS = ["examples/**/*.fus", "examples/**/*.yaml", "bench/cases/*.fus", "bench/cases/*.yaml",
+               "bench/sweep/*.fus",
                "gpu/cases/*.fus", "gpu/cases/*.yaml", "tests/lit/**/*.fus",
                "tests/lit/**/*.yaml", "tests/lit/**/*.yml"]
 
