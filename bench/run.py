@@ -371,6 +371,9 @@ def main():
     with open(out, "w") as f:
         json.dump(dict(device=device, copy_GBs=copy_gbps, cases=rows), f, indent=1)
     print_table(rows, copy_gbps)
+    unbuilt = sorted({r["case"] for r in rows if not r["fuserc"].startswith("ok")})
+    if args.dry_run and unbuilt:  # a dry run checks that every case builds
+        sys.exit("fuserc did not build: %s" % ", ".join(unbuilt))
 
 
 if __name__ == "__main__":
