@@ -27,11 +27,6 @@ std::string joined(std::span<const std::string_view> items) {
   return s;
 }
 
-bool isIdentifier(const std::string &s) {
-  static const std::regex re("[A-Za-z_][A-Za-z0-9_]*");
-  return std::regex_match(s, re);
-}
-
 std::vector<std::string> resolveDumpStages(const std::vector<std::string> &requested) {
   std::vector<std::string> stages;
   for (const std::string &r : requested) {
@@ -78,7 +73,7 @@ void validate(CompileOptions &o, const std::vector<std::string> &shapes, bool na
     const char *begin = eq == std::string::npos ? nullptr : s.data() + eq + 1;
     auto [end, ec] = begin ? std::from_chars(begin, s.data() + s.size(), value)
                            : std::from_chars_result{nullptr, std::errc::invalid_argument};
-    if (eq == std::string::npos || !isIdentifier(sym) || ec != std::errc() ||
+    if (eq == std::string::npos || !isCIdentifier(sym) || ec != std::errc() ||
         end != s.data() + s.size() || value < 1)
       throw UsageError{"--shape: expected SYMBOL=N with N a positive integer, got '" + s + "'"};
     if (value > limits::kMaxElements)

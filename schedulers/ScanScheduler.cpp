@@ -50,18 +50,20 @@ public:
     // only at the elements it computes, so ops of the kernel may read such
     // values there and nowhere else (seed 74854: an index_select of a
     // product of a cumsum read other rows' prefixes).
-    const std::vector<bool> fromScan = dependsOn(segment, isScan);
     std::unordered_set<const Value *> scanned;
-    for (size_t i = 0; i < segment.ops().size(); ++i) {
-      const Op &op = *segment.ops()[i];
-      for (const Value *operand : op.operands())
-        if (scanned.count(operand) &&
-            ((!isElementwise(op) && !isScan(op)) || op.result()->shape() != lanes.domain))
-          return Verdict::reject(a.describe(op) + " reads " + a.quoted(*operand) +
+    for (const Op *op : segment.ops()) {
+      bool fromScan = isScan(*op);
+      for (const Value *operand : op->operands()) {
+        if (!scanned.count(operand))
+          continue;
+        if ((!isElementwise(*op) && !isScan(*op)) || op->result()->shape() != lanes.domain)
+          return Verdict::reject(a.describe(*op) + " reads " + a.quoted(*operand) +
                                  ", computed from a scan, other than element by element; a scan "
                                  "kernel holds such elements only where it computes them");
-      if (fromScan[i])
-        scanned.insert(op.result());
+        fromScan = true;
+      }
+      if (fromScan)
+        scanned.insert(op->result());
     }
     return Verdict::accept();
   }

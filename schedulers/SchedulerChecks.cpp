@@ -125,14 +125,10 @@ std::variant<ReductionRows, std::string> findReductionRows(const Segment &segmen
 // fusion, so these walks take time in the segment's size, not the fusion's:
 // the per-value state is kept for the segment's values only.
 std::vector<bool> dependsOnReduction(const Segment &segment) {
-  return dependsOn(segment, isReduction);
-}
-
-std::vector<bool> dependsOn(const Segment &segment, bool (*source)(const Op &)) {
   std::unordered_set<const Value *> reaches;
   std::vector<bool> depends;
   for (const Op *op : segment.ops()) {
-    bool d = source(*op);
+    bool d = isReduction(*op);
     for (const Value *operand : op->operands())
       d = d || reaches.count(operand);
     if (d)

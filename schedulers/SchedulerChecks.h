@@ -72,9 +72,6 @@ std::variant<ScanLanes, std::string> findScanLanes(const Segment &segment);
 // For each op of the segment (in segment order): whether it is a reduction
 // or reads, through ops of the segment, a reduction's result.
 std::vector<bool> dependsOnReduction(const Segment &segment);
-// The same for the ops `source` accepts (isScan: whether an op is a scan or
-// reads a scan's result through ops of the segment).
-std::vector<bool> dependsOn(const Segment &segment, bool (*source)(const Op &));
 
 // The longest chain of reductions in the segment where each reads, through
 // ops of the segment, the one before: 2 for softmax (max, then sum).

@@ -181,21 +181,9 @@ LaneValue LaneValueEmitter::emitOp(const Op &op, const Coords &coords, int lane)
 // so every element has it), combined lane by lane; uniform when every
 // element is.
 LaneValue LaneValueEmitter::emitSmallReduction(const Op &op, const Coords &coords, int lane) {
-  int xLane = -1;
-  if (lane >= 0) {
-    const std::vector<int64_t> &axes = op.attrs().axes("axes");
-    const bool keepdim = op.attrs().boolean("keepdim");
-    for (size_t d = 0, r = 0; d < op.operand(0)->rank(); ++d) {
-      const bool reduced = std::count(axes.begin(), axes.end(), int64_t(d)) > 0;
-      if (reduced && !keepdim)
-        continue;
-      if (static_cast<int>(r++) == lane) {
-        if (reduced)
-          throw LaneRefusal{"small reduction " + name_(*op.result()) + " reduces the vector dim"};
-        xLane = static_cast<int>(d);
-      }
-    }
-  }
+  const int xLane = lane >= 0 ? smallReductionOperandDims(op)[static_cast<size_t>(lane)] : -1;
+  if (lane >= 0 && xLane < 0)
+    throw LaneRefusal{"small reduction " + name_(*op.result()) + " reduces the vector dim"};
   std::vector<LaneValue> elements;
   bool uniform = true;
   for (const Coords &at : smallReductionElements(op, coords)) {

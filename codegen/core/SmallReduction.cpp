@@ -10,24 +10,32 @@
 
 namespace fuserc {
 
+std::vector<int> smallReductionOperandDims(const Op &op) {
+  const std::vector<int64_t> &axes = op.attrs().axes("axes");
+  const bool keepdim = op.attrs().boolean("keepdim");
+  std::vector<int> dims;
+  for (size_t d = 0; d < op.operand(0)->rank(); ++d) {
+    const bool reduced = std::count(axes.begin(), axes.end(), int64_t(d)) > 0;
+    if (!reduced)
+      dims.push_back(static_cast<int>(d));
+    else if (keepdim)
+      dims.push_back(-1);
+  }
+  return dims;
+}
+
 std::vector<Coords> smallReductionElements(const Op &op, const Coords &coords) {
   const Value &x = *op.operand(0);
-  const bool keepdim = op.attrs().boolean("keepdim");
-  std::vector<bool> reduced(x.rank(), false);
-  for (int64_t axis : op.attrs().axes("axes"))
-    reduced[static_cast<size_t>(axis)] = true;
   Coords base(x.rank());
-  std::vector<size_t> reducedDims;
-  for (size_t d = 0, r = 0; d < x.rank(); ++d) {
-    if (reduced[d]) {
-      reducedDims.push_back(d);
-      r += keepdim ? 1 : 0;
-    } else {
-      base[d] = coords[keepdim ? d : r++];
-    }
-  }
+  const std::vector<int> dims = smallReductionOperandDims(op);
+  for (size_t r = 0; r < dims.size(); ++r)
+    if (dims[r] >= 0)
+      base[static_cast<size_t>(dims[r])] = coords[r];
   std::vector<Coords> elements{base};
-  for (size_t d : reducedDims) {
+  const std::vector<int64_t> &axes = op.attrs().axes("axes");
+  for (size_t d = 0; d < x.rank(); ++d) {
+    if (std::count(axes.begin(), axes.end(), int64_t(d)) == 0)
+      continue;
     const int64_t extent = *x.shape()[d].constant();
     std::vector<Coords> next;
     for (const Coords &at : elements)

@@ -13,6 +13,10 @@
 
 namespace fuserc {
 
+// For each dim of `op`'s result, the operand dim it is, or -1 for a reduced
+// dim kept with extent 1 (keepdim).
+std::vector<int> smallReductionOperandDims(const Op &op);
+
 // The coordinates of `op`'s operand for each element it reduces at result
 // coordinates `coords`, in row-major order of the reduced dims.
 std::vector<Coords> smallReductionElements(const Op &op, const Coords &coords);
