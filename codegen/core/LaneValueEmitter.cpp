@@ -9,6 +9,7 @@
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace fuserc {
 
@@ -34,6 +35,25 @@ void LaneValueEmitter::checkLimit() const {
   constexpr size_t kMaxStatements = 100000;
   if (lines_.size() >= kMaxStatements)
     throw LaneRefusal{"it would have more than " + std::to_string(kMaxStatements) + " statements"};
+}
+
+bool LaneValueEmitter::usesFreshFrom(const std::string &text, int first) {
+  for (size_t at = 0; at < text.size(); ++at) {
+    const bool starts = text[at] == 'v' && (at == 0 || !(std::isalnum(static_cast<unsigned char>(
+                                                              text[at - 1])) ||
+                                                          text[at - 1] == '_'));
+    if (!starts)
+      continue;
+    size_t end = at + 1;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
+      ++end;
+    const bool word = end > at + 1 && (end == text.size() ||
+                                       !(std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                         text[end] == '_'));
+    if (word && std::stoi(text.substr(at + 1, end - at - 1)) >= first)
+      return true;
+  }
+  return false;
 }
 
 void LaneValueEmitter::hoistedLine(const std::string &text) {
@@ -121,7 +141,8 @@ LaneValue LaneValueEmitter::emitRead(const Value &input, const Coords &coords, i
            (condition.empty() ? vector : "(" + condition + ") ? " + vector + " : " + bytes + "()") +
            ";";
   };
-  if (!guard.empty() || hoists_.empty()) {
+  if (!guard.empty() || hoists_.empty() ||
+      usesFreshFrom(address.pointer, hoists_.back().firstInside)) {
     line(declare);
     line(load(guard));
   } else {
@@ -361,7 +382,7 @@ LaneValue LaneValueEmitter::emitBranches(const Op &op, const Coords &coords, int
   auto branch = [&](const std::string &condition, const std::string &guard, const Value &piece,
                     const Coords &at) {
     if (hoists_.size() == hoistDepth)
-      hoists_.push_back({lines_.size(), depth_, ""});
+      hoists_.push_back({lines_.size(), depth_, "", next_});
     hoists_.back().guard = guard;
     line(condition.empty() ? "{" : condition + " {");
     ++depth_;

@@ -122,13 +122,17 @@ private:
   std::vector<std::map<std::string, LaneValue>> scopes_; // memo: key -> lanes
   std::vector<std::string> lines_;
   // Where the loads of the innermost branch being emitted go: the line
-  // index before its `if`, that line's depth, and the current piece's
-  // condition.
+  // index before its `if`, that line's depth, the current piece's
+  // condition, and the first fresh name the branches define (a load whose
+  // address uses one, such as a reshape's linear index, stays in its branch).
   struct Hoist {
     size_t at;
     int depth;
     std::string guard;
+    int firstInside;
   };
+  // Whether `text` names a fresh value numbered `first` or later.
+  static bool usesFreshFrom(const std::string &text, int first);
   std::vector<Hoist> hoists_;
   // Conditions of the selected pieces (emitSelected) being emitted, outermost
   // first: reads inside happen only where all hold.
