@@ -83,8 +83,10 @@ TORCH = {
 
 
 def _rows():
+    # Odd lengths too (5001, a vocabulary's 50257): rows that do not start
+    # on a vector boundary.
     for m in (1, 16, 256, 4096, 65536):
-        for n in (1, 8, 64, 512, 4096, 32768, 262144):
+        for n in (1, 8, 64, 512, 4096, 5001, 32768, 50257, 262144):
             yield {"M": m, "N": n}
 
 

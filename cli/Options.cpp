@@ -181,6 +181,11 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
       ->multi_option_policy(
           CLI::MultiOptionPolicy::TakeLast); // a build system's own, then the user's
   app.add_flag("--time-report", o.timeReport, "print each step's wall-clock time on stderr");
+  std::string variants = "default";
+  app.add_option("--variants", variants,
+                 "variants compiled per kernel: minimal (fewest, fastest build), default, all "
+                 "(each launch size compiled in)")
+      ->check(CLI::IsMember({"minimal", "default", "all"}));
   app.footer("Warnings: -Werror (warnings are errors), -Wno-NAME / -WNAME (turn NAME off / on), "
              "-Werror=NAME, -Wno-error=NAME. NAME: unused-input.");
 
@@ -203,6 +208,9 @@ ParsedCommandLine parseCommandLine(int argc, char **argv) {
     o.cacheDir = cacheDir;
   if (app.count("--depfile"))
     o.depfile = depfile;
+  o.variants = variants == "minimal" ? VariantBudget::Minimal
+               : variants == "all"   ? VariantBudget::All
+                                     : VariantBudget::Default;
   o.progress = progress == "always"  ? CompileOptions::Progress::Always
                : progress == "never" ? CompileOptions::Progress::Never
                                      : CompileOptions::Progress::Auto;

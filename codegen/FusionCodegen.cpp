@@ -29,7 +29,7 @@ std::string segmentOps(const SegmentedFusion &sf, const ScheduledSegment &seg) {
 
 } // namespace
 
-FusionCode generateFusionCode(const SegmentedFusion &segmented) {
+FusionCode generateFusionCode(const SegmentedFusion &segmented, VariantBudget variants) {
   FusionCode code;
   code.fusion = segmented.fusion->name();
   // An input written as an output in a layout it is not a view in is a copy
@@ -68,7 +68,7 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
       throw CodegenError(where + ", and that scheduler has no kernel generator");
     EmittedKernel kernel;
     try {
-      kernel = generator->generate({segmented, seg, workspace, scratchOffset});
+      kernel = generator->generate({segmented, seg, workspace, scratchOffset, variants});
     } catch (const CodegenError &e) {
       throw CodegenError(where + ": " + e.what());
     }
@@ -80,6 +80,8 @@ FusionCode generateFusionCode(const SegmentedFusion &segmented) {
     }
     helpers.insert(kernel.hostHelpers.begin(), kernel.hostHelpers.end());
     code.cudaSource += kernel.source;
+    code.kernelUnits.push_back(kernel.parts.empty() ? std::vector<std::string>{kernel.source}
+                                                    : kernel.parts);
     code.kernels.push_back(std::move(kernel.plan));
   }
   code.workspaceBytes = scratch ? scratchOffset + *scratch : scratchOffset;
@@ -96,6 +98,26 @@ std::string moduleCudaSource(const std::vector<FusionCode> &fusions) {
     else
       source += "// ---- fusion " + f.fusion + ": no code (" + f.unsupported + ") ----\n\n";
   return source;
+}
+
+std::vector<CompileUnit> moduleCompileUnits(const std::string &name,
+                                            const std::vector<FusionCode> &fusions) {
+  std::vector<CompileUnit> units;
+  for (const FusionCode &f : fusions)
+    if (f.unsupported.empty())
+      for (size_t k = 0; k < f.kernels.size() && k < f.kernelUnits.size(); ++k) {
+        const std::vector<std::string> &parts = f.kernelUnits[k];
+        for (size_t p = 0; p < parts.size(); ++p) {
+          const std::string unit =
+              f.kernels[k].name + (parts.size() > 1 ? "_u" + std::to_string(p) : "");
+          units.push_back({unit, cudaPrelude() + "// ---- fusion " + f.fusion + ", kernel " +
+                                     f.kernels[k].name + ", unit " + unit + " ----\n\n" +
+                                     parts[p]});
+        }
+      }
+  if (units.empty())
+    units.push_back({name, cudaPrelude()});
+  return units;
 }
 
 } // namespace fuserc

@@ -29,6 +29,8 @@ void printSchedule(const std::vector<FusionCode> &code, llvm::raw_ostream &os) {
         os << "      " << v.symbol << ": " << v.condition << "\n";
       os << "    selection: " << k.selection << "\n";
       os << "    launch: " << k.launchGeometry << "\n";
+      if (!k.leftOut.empty())
+        os << "    left out (--variants): " << k.leftOut << "\n";
       os << "    bytes moved: " << k.bytesMoved.str() << "\n";
     }
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/Extent.h"
+#include "schedulers/KernelGenerator.h"
 #include "support/Diagnostics.h"
 
 #include <optional>
@@ -31,8 +32,9 @@ struct CompileOptions {
   // One line per finished compile and a summary on stderr: Auto shows them
   // when stderr is a terminal, as build tools do.
   enum class Progress { Auto, Always, Never } progress = Progress::Auto;
-  bool timeReport = false; // --time-report: each step's time on stderr
-  WarningOptions warnings; // -Werror, -Wno-NAME, ...
+  bool timeReport = false;                         // --time-report: each step's time on stderr
+  VariantBudget variants = VariantBudget::Default; // --variants
+  WarningOptions warnings;                         // -Werror, -Wno-NAME, ...
 };
 
 } // namespace fuserc

@@ -2,6 +2,7 @@
 #include "driver/Compiler.h"
 
 #include "codegen/BuiltinGenerators.h"
+#include "codegen/FusionCodegen.h"
 #include "driver/ExitCodes.h"
 #include "driver/OutputFiles.h"
 #include "driver/Pipeline.h"
@@ -160,6 +161,7 @@ int writeOutputs(const PipelineResult &result, const Module &module, const Compi
   packaging.archs = options.archs;
   packaging.emit = options.emit;
   packaging.jobs = options.jobs;
+  packaging.variants = variantBudgetName(options.variants);
   if (!options.noCache)
     packaging.cacheDir = options.cacheDir ? *options.cacheDir : defaultCacheDir();
   const bool progress = showsProgress(options);
@@ -169,7 +171,8 @@ int writeOutputs(const PipelineResult &result, const Module &module, const Compi
       llvm::errs().flush();
     };
   PackageResult package =
-      packageModule(name, module, result.segmentations, result.code, result.cudaSource, packaging);
+      packageModule(name, module, result.segmentations, result.code,
+                    moduleCompileUnits(name, result.code), result.cudaSource, packaging);
   times.insert(times.end(), package.times.begin(), package.times.end());
   if (options.verbose)
     for (const std::string &line : package.log)

@@ -75,7 +75,7 @@ public:
       makeSchedules(s);
     for (const SegmentedFusion &s : result_.segmentations) {
       try {
-        result_.code.push_back(generateFusionCode(s));
+        result_.code.push_back(generateFusionCode(s, options_.variants));
       } catch (const CodegenError &e) {
         if (options_.outputDir) {
           result_.status = PipelineResult::Status::Unsupported;

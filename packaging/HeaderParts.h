@@ -36,11 +36,17 @@ std::string runtimeDeclarations(const std::string &prefix);
 // and NAME_launch_kernel, and with `clusters` (a kernel launches in
 // thread-block clusters) NAME_clusters_supported and
 // NAME_launch_cluster_kernel, which headers without such kernels leave out:
-// they need no cuLaunchKernelEx (CUDA 12.0 and newer drivers). `kernels`
-// lists every kernel symbol of the fatbin.
+// they need no cuLaunchKernelEx (CUDA 12.0 and newer drivers). `fatbin`
+// holds one fatbinary per image, starting at `imageOffsets` (at least one);
+// `kernels` lists every kernel symbol with the image holding it.
+struct EmbeddedKernel {
+  std::string symbol;
+  size_t image = 0;
+};
 std::string runtimeImplementation(const std::string &prefix,
-                                  const std::vector<std::string> &kernels,
-                                  const std::string &fatbin, bool clusters);
+                                  const std::vector<EmbeddedKernel> &kernels,
+                                  const std::string &fatbin,
+                                  const std::vector<size_t> &imageOffsets, bool clusters);
 // The file-scope identifiers runtimeDeclarations and runtimeImplementation
 // define, without the prefix ("status", "launch_kernel", ...).
 const std::vector<std::string> &runtimeIdentifiers();

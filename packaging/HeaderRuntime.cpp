@@ -41,8 +41,9 @@ bool literalByte(unsigned char c) {
 // it (gcc, clang, ...) takes literals of any length. Lines of about 96
 // characters.
 std::string embedFatbin(const std::string &prefix, const std::string &fatbin) {
-  std::string out = "/* The fatbin (" + std::to_string(fatbin.size()) +
-                    " bytes): a cubin per architecture and PTX of the newest. */\n";
+  std::string out = "/* The kernels' images (" + std::to_string(fatbin.size()) +
+                    " bytes): a fatbinary per kernel, each a cubin per architecture and PTX\n"
+                    "   of the newest, at NAME_image_offsets. */\n";
   // C99 promises literals of 4095 characters; -Wpedantic says so.
   out += "#if defined(__GNUC__)\n#pragma GCC diagnostic push\n"
          "#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n#endif\n";
@@ -105,19 +106,31 @@ std::string runtimeDeclarations(const std::string &prefix) {
 }
 
 std::string runtimeImplementation(const std::string &prefix,
-                                  const std::vector<std::string> &kernels,
-                                  const std::string &fatbin, bool clusters) {
+                                  const std::vector<EmbeddedKernel> &kernels,
+                                  const std::string &fatbin,
+                                  const std::vector<size_t> &imageOffsets, bool clusters) {
   std::string out;
   for (std::string_view file :
        {embedded::kMacros, embedded::kExtentHelpers, embedded::kErrors, embedded::kArgumentChecks})
     out += "\n" + substitutePrefix(file, prefix);
   out += "\n/* ---- the embedded kernels ---- */\n\n";
   out += embedFatbin(prefix, fatbin);
+  const std::vector<size_t> offsets = imageOffsets.empty() ? std::vector<size_t>{0} : imageOffsets;
+  out += "\n#define " + prefix + "_NUM_IMAGES " + std::to_string(offsets.size()) + "\n";
+  out += "static const size_t " + prefix + "_image_offsets[" + prefix + "_NUM_IMAGES] = {";
+  for (size_t i = 0; i < offsets.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(offsets[i]);
+  out += "};\n";
   out += "\n#define " + prefix + "_NUM_KERNELS " + std::to_string(kernels.size()) + "\n";
   out += "static const char *const " + prefix + "_kernel_names[] = {";
-  for (const std::string &k : kernels)
-    out += "\n  \"" + k + "\",";
+  for (const EmbeddedKernel &k : kernels)
+    out += "\n  \"" + k.symbol + "\",";
   out += kernels.empty() ? "NULL};\n" : "\n  NULL};\n";
+  out += "/* The image holding each kernel. */\n";
+  out += "static const unsigned " + prefix + "_kernel_images[] = {";
+  for (const EmbeddedKernel &k : kernels)
+    out += std::to_string(k.image) + ", ";
+  out += "0};\n";
   out += "\n" + substitutePrefix(embedded::kLoader, prefix);
   if (clusters)
     out += "\n" + substitutePrefix(embedded::kClusterLaunch, prefix);

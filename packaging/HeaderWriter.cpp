@@ -71,14 +71,35 @@ constexpr const char *kReservedNamesAllowed =
 constexpr const char *kReservedNamesChecked =
     "#if defined(__cplusplus) && defined(__clang__)\n#pragma clang diagnostic pop\n#endif\n";
 
-std::vector<std::string> kernelSymbols(const std::vector<FusionModel> &models) {
-  std::set<std::string> symbols;
-  for (const FusionModel &m : models)
-    if (m.code)
-      for (const KernelPlan &k : m.code->kernels)
-        for (const KernelVariant &v : k.variants)
-          symbols.insert(v.symbol);
-  return {symbols.begin(), symbols.end()};
+// Every kernel symbol, sorted, with the image defining it (all in image 0
+// without images). Empty `error` unless a symbol has no image.
+std::vector<header::EmbeddedKernel> kernelSymbols(const std::vector<FusionModel> &models,
+                                                  const std::vector<UnitImage> &images,
+                                                  std::string &error) {
+  std::map<std::string, size_t> symbols;
+  for (const FusionModel &m : models) {
+    if (!m.code)
+      continue;
+    for (const KernelPlan &k : m.code->kernels)
+      for (const KernelVariant &v : k.variants) {
+        size_t image = 0;
+        if (!images.empty()) {
+          auto it = std::find_if(images.begin(), images.end(), [&](const UnitImage &i) {
+            return std::binary_search(i.symbols.begin(), i.symbols.end(), v.symbol);
+          });
+          if (it == images.end()) {
+            error = "internal: no image holds kernel " + v.symbol;
+            return {};
+          }
+          image = size_t(it - images.begin());
+        }
+        symbols.emplace(v.symbol, image);
+      }
+  }
+  std::vector<header::EmbeddedKernel> out;
+  for (const auto &[symbol, image] : symbols)
+    out.push_back({symbol, image});
+  return out;
 }
 
 bool launchesClusters(const std::vector<FusionModel> &models) {
@@ -111,7 +132,7 @@ std::string fusionImplementation(const FusionModel &m, std::set<std::string> &he
 
 HeaderResult writeHeader(const std::string &name, const Module &module,
                          const std::vector<FusionCode> &code, const std::string &fatbin,
-                         HeaderForm form) {
+                         HeaderForm form, const std::vector<UnitImage> &images) {
   HeaderResult result;
   if (std::string problem = cNameProblem("the output name", name); !problem.empty()) {
     result.error = problem + " (choose another with --name)";
@@ -143,6 +164,16 @@ HeaderResult writeHeader(const std::string &name, const Module &module,
     result.error = clash;
     return result;
   }
+
+  std::string missing;
+  const std::vector<header::EmbeddedKernel> kernels = kernelSymbols(models, images, missing);
+  if (!missing.empty()) {
+    result.error = missing;
+    return result;
+  }
+  std::vector<size_t> offsets;
+  for (const UnitImage &i : images)
+    offsets.push_back(i.offset);
 
   const bool single = form == HeaderForm::Single;
   std::string guard = name + "_H_INCLUDED";
@@ -178,7 +209,7 @@ HeaderResult writeHeader(const std::string &name, const Module &module,
   implementation +=
       std::string("#ifdef __cplusplus\nextern \"C\" {\n#endif\n") + kReservedNamesAllowed;
   implementation +=
-      header::runtimeImplementation(name, kernelSymbols(models), fatbin, launchesClusters(models));
+      header::runtimeImplementation(name, kernels, fatbin, offsets, launchesClusters(models));
   std::set<std::string> helpersDone;
   for (const FusionModel &m : models)
     implementation += "\n" + fusionImplementation(m, helpersDone);

@@ -7,11 +7,12 @@
 // NAME.h under `#ifdef NAME_IMPLEMENTATION` instead.
 //
 // In: the module after every pass (layouts, output kinds and views set), the
-// code of each fusion, the fatbin bytes. Out: the files' text, identical
+// code of each fusion, the kernels' images. Out: the files' text, identical
 // bytes for identical inputs.
 #pragma once
 
 #include "ir/Fusion.h"
+#include "packaging/ModuleCompiler.h"
 #include "schedulers/KernelPlan.h"
 #include "support/CNames.h"
 
@@ -35,9 +36,12 @@ struct HeaderResult {
 
 // `name` prefixes every identifier of the header (NAME_status, NAME__F_launch).
 // Every fusion with a written output needs its FusionCode (matched by name);
-// a fusion whose outputs are all views may have none.
+// a fusion whose outputs are all views may have none. `fatbin` holds the
+// `images` (one per kernel, ModuleCompiler.h); no images: `fatbin` is one
+// fatbinary holding every kernel.
 HeaderResult writeHeader(const std::string &name, const Module &module,
                          const std::vector<FusionCode> &code, const std::string &fatbin,
-                         HeaderForm form = HeaderForm::Split);
+                         HeaderForm form = HeaderForm::Split,
+                         const std::vector<UnitImage> &images = {});
 
 } // namespace fuserc

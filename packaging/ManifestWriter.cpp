@@ -193,6 +193,14 @@ Json parameterJson(const ScheduleValue &value) {
   return numbers;
 }
 
+// The index in `images` of the image defining `symbol`; null when none does.
+Json imageIndex(const std::string &symbol, const ManifestContents &c) {
+  for (size_t i = 0; i < c.images.size(); ++i)
+    if (std::binary_search(c.images[i].symbols.begin(), c.images[i].symbols.end(), symbol))
+      return Json(uint64_t{i});
+  return Json();
+}
+
 Json kernelJson(const KernelPlan &k, const ManifestContents &c) {
   Json parameters = Json::object();
   for (const ScheduleField &p : k.parameters)
@@ -202,7 +210,8 @@ Json kernelJson(const KernelPlan &k, const ManifestContents &c) {
     variants.push(Json::object()
                       .set("symbol", v.symbol)
                       .set("condition", v.condition)
-                      .set("resources", variantResources(v.symbol, c)));
+                      .set("resources", variantResources(v.symbol, c))
+                      .set("image", imageIndex(v.symbol, c)));
   return Json::object()
       .set("name", k.name)
       .set("segment", k.segment)
@@ -213,6 +222,7 @@ Json kernelJson(const KernelPlan &k, const ManifestContents &c) {
       .set("variants", variants)
       .set("selection", k.selection)
       .set("launch_geometry", k.launchGeometry)
+      .set("variants_left_out", k.leftOut.empty() ? Json() : Json(k.leftOut))
       .set("bytes_moved", k.bytesMoved.str());
 }
 
@@ -293,7 +303,14 @@ std::string writeManifest(const ManifestContents &c) {
       .set("nvrtc_version", c.toolchain.nvrtcVersion)
       .set("archs", Json::strings(c.toolchain.archs))
       .set("ptx_arch", c.toolchain.ptxArch)
-      .set("fusions", fusions);
+      .set("variants", c.variants);
+  Json images = Json::array();
+  for (const UnitImage &i : c.images)
+    images.push(Json::object()
+                    .set("unit", i.unit)
+                    .set("offset", uint64_t{i.offset})
+                    .set("bytes", uint64_t{i.size}));
+  doc.set("images", images).set("fusions", fusions);
   return doc.print();
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "ir/Fusion.h"
+#include "packaging/ModuleCompiler.h"
 #include "packaging/NvrtcCompiler.h"
 #include "packaging/SegmentSummary.h"
 #include "schedulers/KernelPlan.h"
@@ -21,7 +22,10 @@ namespace fuserc {
 
 // 2: kernels' parameters carry their types (numbers, flags, text, arrays of
 // numbers) and each kernel names its schedule's family.
-inline constexpr int kManifestVersion = 2;
+// 3: NAME.fatbin holds a fatbinary per compile unit (`images`); each variant
+// names its image; the variant budget (`variants`, and per kernel what it
+// left out).
+inline constexpr int kManifestVersion = 3;
 
 struct ToolchainInfo {
   std::string fusercVersion;      // "0.1.0"
@@ -44,6 +48,8 @@ struct ManifestContents {
   std::span<const FusionCode> code;           // matched to fusions by name
   std::span<const SegmentSummary> segments;   // matched to fusions by name
   const ResourcesByArch *resources = nullptr; // NVRTC's report per arch; null: none
+  std::span<const UnitImage> images;          // where each kernel's image lies in NAME.fatbin
+  std::string variants = "default";           // the variant budget (--variants)
   ToolchainInfo toolchain;
 };
 

@@ -1,9 +1,13 @@
-// Compiles one module's CUDA source for every requested architecture —
-// in parallel, through the compile cache — and packages the images into a
-// fatbinary: a cubin per arch plus PTX of the newest.
+// Compiles a module's compile units (one per kernel: the prelude and the
+// kernel's variants) for every requested architecture, unit x arch jobs in
+// parallel, each through the compile cache on its own content key, and
+// packages each unit's images into its own fatbinary: a cubin per arch plus
+// PTX of the newest. The fatbinaries lie back to back in one blob (each
+// 16-byte aligned), which NAME.fatbin and NAME.c hold.
 #pragma once
 
 #include "packaging/NvrtcCompiler.h"
+#include "schedulers/KernelPlan.h"
 #include "support/StageTimes.h"
 
 #include <functional>
@@ -15,7 +19,7 @@ namespace fuserc {
 
 // One finished compile job, as the progress display reports it.
 struct CompileJobReport {
-  std::string unit;    // what was compiled: the source's name
+  std::string unit;    // what was compiled: the unit's name ("softmax_k0")
   std::string arch;    // "sm_90"
   bool cached = false; // served by the compile cache
   bool ok = false;
@@ -28,25 +32,41 @@ struct ModuleCompileOptions {
   std::vector<std::string> archs; // "sm_80", ...
   unsigned jobs = 0;              // 0: one per core
   std::string cacheDir;           // empty: no cache
-  std::string sourceName = "fusion.cu";
   // Called as each job finishes, from the thread that ran it, one call at a
   // time (may be empty).
   std::function<void(const CompileJobReport &)> onJobDone;
 };
 
+// Where one unit's fatbinary lies in ModuleCompileResult::fatbin, and the
+// kernels (__global__ symbols) it defines, sorted.
+struct UnitImage {
+  std::string unit; // CompileUnit::name
+  size_t offset = 0;
+  size_t size = 0;
+  std::vector<std::string> symbols;
+};
+
 struct ModuleCompileResult {
   bool ok = false;
-  std::string error;                                             // what failed, for people
-  std::string fatbin;                                            // the packaged images
-  std::map<std::string, std::vector<KernelResources>> resources; // by arch
-  std::vector<std::string> log; // one line per compile: arch, cache hit or NVRTC
+  std::string error;        // what failed, for people
+  std::string failedSource; // the unit NVRTC rejected, when it did
+  std::string fatbin;       // every unit's fatbinary, in unit order, 16-byte aligned
+  std::vector<UnitImage> images;
+  std::map<std::string, std::vector<KernelResources>> resources; // by arch, sorted by kernel
+  std::vector<std::string> log; // one line per compile: unit, arch, cache hit or NVRTC
   unsigned nvrtcCompiles = 0;   // compiles that ran NVRTC (not served by the cache)
   unsigned cacheHits = 0;       // compiles the cache served
   std::string ptxArch;          // the arch whose PTX is embedded
-  // Each job ("nvrtc sm_90", "cache sm_80") in arch order, then "fatbinary".
+  // Each job ("nvrtc softmax_k0 sm_90", "cache ...") in unit and arch order,
+  // then "fatbinary".
   StageTimes times;
 };
 
-ModuleCompileResult compileModule(const std::string &source, const ModuleCompileOptions &options);
+// Alignment of each unit's fatbinary in the blob (the driver loads images
+// from 8-byte aligned addresses).
+inline constexpr size_t kUnitImageAlignment = 16;
+
+ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
+                                  const ModuleCompileOptions &options);
 
 } // namespace fuserc

@@ -14,7 +14,8 @@ namespace fuserc {
 
 PackageResult packageModule(const std::string &name, const Module &module,
                             std::span<const SegmentedFusion> segmentations,
-                            const std::vector<FusionCode> &code, const std::string &cudaSource,
+                            const std::vector<FusionCode> &code,
+                            const std::vector<CompileUnit> &units, const std::string &cudaSource,
                             const PackageOptions &options) {
   PackageResult result;
   auto emits = [&](const char *kind) {
@@ -27,22 +28,21 @@ PackageResult packageModule(const std::string &name, const Module &module,
   ModuleCompileOptions compile;
   compile.archs = options.archs;
   compile.jobs = options.jobs;
-  compile.sourceName = name + ".cu";
   compile.cacheDir = options.cacheDir.value_or("");
   compile.onJobDone = options.onJobDone;
-  ModuleCompileResult compiled = compileModule(source, compile);
+  ModuleCompileResult compiled = compileModule(units, compile);
   result.log = compiled.log;
   result.times = compiled.times;
   result.nvrtcCompiles = compiled.nvrtcCompiles;
   result.cacheHits = compiled.cacheHits;
   if (!compiled.ok) {
     result.error = compiled.error;
-    result.failedSource = source;
+    result.failedSource = compiled.failedSource;
     return result;
   }
   Stopwatch watch;
   const HeaderForm form = emits("single-header") ? HeaderForm::Single : HeaderForm::Split;
-  HeaderResult header = writeHeader(name, module, code, compiled.fatbin, form);
+  HeaderResult header = writeHeader(name, module, code, compiled.fatbin, form, compiled.images);
   result.times.push_back({"header", watch.lap()});
   if (!header.ok) {
     result.error = header.error;
@@ -57,6 +57,8 @@ PackageResult packageModule(const std::string &name, const Module &module,
   contents.code = code;
   contents.segments = summaries;
   contents.resources = &compiled.resources;
+  contents.images = compiled.images;
+  contents.variants = options.variants;
   contents.toolchain = currentToolchain(options.archs);
   if (emits("header") || emits("single-header"))
     result.files[name + ".h"] = header.text;
@@ -72,9 +74,10 @@ PackageResult packageModule(const std::string &name, const Module &module,
     result.files[name + ".cu"] = source;
   if (emits("so")) {
     // The library is always built from the split form.
-    HeaderResult split = form == HeaderForm::Split
-                             ? header
-                             : writeHeader(name, module, code, compiled.fatbin, HeaderForm::Split);
+    HeaderResult split =
+        form == HeaderForm::Split
+            ? header
+            : writeHeader(name, module, code, compiled.fatbin, HeaderForm::Split, compiled.images);
     SharedLibraryResult library = buildSharedLibrary(host, name, split.text, split.source);
     if (!library.ok) {
       result.error = library.error;

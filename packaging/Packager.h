@@ -1,5 +1,5 @@
-// The last step of a fuserc run with -o: compiles the module's CUDA source
-// (which the driver hands over, as code generation made it) for every
+// The last step of a fuserc run with -o: compiles the module's compile units
+// (which the driver hands over, as code generation made them) for every
 // architecture (ModuleCompiler), and renders NAME.h, NAME.c, NAME.fatbin,
 // NAME.manifest.json (NAME.h alone in the single-header form, NAME.cu with
 // --emit cuda, libNAME.so with --emit so) in memory. Nothing is written here: the driver writes
@@ -26,6 +26,7 @@ struct PackageOptions {
   unsigned jobs = 0;                                       // NVRTC threads; 0: one per core
   std::optional<std::string> cacheDir;                     // absent: no compile cache
   std::function<void(const CompileJobReport &)> onJobDone; // progress (may be empty)
+  std::string variants = "default";                        // the variant budget, for the manifest
 };
 
 struct PackageResult {
@@ -39,11 +40,13 @@ struct PackageResult {
   unsigned cacheHits = 0;
 };
 
-// `cudaSource` is the module's one translation unit (every fusion's
-// kernels after the prelude); `code` describes its kernels.
+// `units` are what NVRTC compiles (one per kernel); `cudaSource` is the
+// module's one translation unit (every fusion's kernels after the prelude),
+// written with --emit cuda; `code` describes the kernels.
 PackageResult packageModule(const std::string &name, const Module &module,
                             std::span<const SegmentedFusion> segmentations,
-                            const std::vector<FusionCode> &code, const std::string &cudaSource,
+                            const std::vector<FusionCode> &code,
+                            const std::vector<CompileUnit> &units, const std::string &cudaSource,
                             const PackageOptions &options);
 
 } // namespace fuserc

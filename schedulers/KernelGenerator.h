@@ -19,6 +19,22 @@ namespace fuserc {
 // (KernelPlan.h): its byte offset from `ws`, symbolic.
 using WorkspaceOffsets = std::map<const Value *, Extent>;
 
+// How many variants a generator compiles per kernel (--variants). Every
+// level covers every shape the kernel accepts; fewer variants build faster
+// and may run slower at some shapes.
+//   Minimal: the fewest that cover every shape (the general variants).
+//   Default: every variant that measured faster somewhere, numbers that
+//            only size the launch (threads per row) passed at launch.
+//   All:     Default with those numbers compiled in, a variant per value.
+enum class VariantBudget { Minimal, Default, All };
+
+// "minimal", "default", "all".
+inline const char *variantBudgetName(VariantBudget budget) {
+  return budget == VariantBudget::Minimal ? "minimal"
+         : budget == VariantBudget::All   ? "all"
+                                          : "default";
+}
+
 // One segment to generate, with everything its kernel may use.
 struct KernelRequest {
   const SegmentedFusion &fusion;
@@ -28,6 +44,7 @@ struct KernelRequest {
   // (KernelPlan.h); a kernel that needs scratch says how much in
   // KernelPlan::scratchBytes.
   Extent scratchOffset;
+  VariantBudget variants = VariantBudget::Default;
 };
 
 // Thrown by a generator for a segment it cannot compile: the message says

@@ -67,10 +67,13 @@ struct KernelPlan {
   std::vector<KernelVariant> variants;
   std::string selection;      // the variant selection rule, in words
   std::string launchGeometry; // grid/block formula, in words
-  Extent bytesMoved;          // global-memory bytes read + written, symbolic
-  std::string argsStruct;     // C definition of the kernel's by-value argument struct
-  std::string hostLaunch;     // C statements (see the contract above)
-  Extent scratchBytes = 0;    // workspace scratch the host block uses, symbolic; 0 when none
+  // What the variant budget (--variants) left out of this kernel and what
+  // runs in its place, in words; empty when nothing.
+  std::string leftOut;
+  Extent bytesMoved;       // global-memory bytes read + written, symbolic
+  std::string argsStruct;  // C definition of the kernel's by-value argument struct
+  std::string hostLaunch;  // C statements (see the contract above)
+  Extent scratchBytes = 0; // workspace scratch the host block uses, symbolic; 0 when none
   // The host block may launch in thread-block clusters
   // (NAME_launch_cluster_kernel, which the header then defines).
   bool clusterLaunch = false;
@@ -86,6 +89,10 @@ struct IndexCheck {
 struct EmittedKernel {
   KernelPlan plan;
   std::string source; // CUDA: argument struct and __global__ functions
+  // `source` split into groups of variants that compile on their own (each
+  // with the argument struct and the helpers it uses), compiled in
+  // parallel; empty: one group, `source`.
+  std::vector<std::string> parts;
   // C definitions its host block calls, by name: each name is defined once
   // per fusion (FusionCode::hostHelpers), in name order.
   std::map<std::string, std::string> hostHelpers;
@@ -95,6 +102,8 @@ struct FusionCode {
   std::string fusion;
   std::string cudaSource; // every kernel of the fusion, one translation unit
   std::vector<KernelPlan> kernels;
+  // Per kernel (as `kernels`): the sources of its compile units (EmittedKernel::parts).
+  std::vector<std::vector<std::string>> kernelUnits;
   Extent workspaceBytes;   // symbolic, crossing tensors and scratch; 0 when none
   std::string hostHelpers; // C definitions the host launch blocks share (may be empty)
   // The indexing ops whose out-of-range indices the launch reports, by code;
@@ -103,6 +112,14 @@ struct FusionCode {
   // Non-empty when no code could be generated: why (a segment whose
   // scheduler has no code generator yet). Only dumps without -o see this.
   std::string unsupported;
+};
+
+// What NVRTC compiles as one program: a kernel's source after the prelude.
+// Each unit is compiled and cached on its own, and packaged as its own
+// fatbinary (packaging/ModuleCompiler.h).
+struct CompileUnit {
+  std::string name;   // the kernel's name ("<fusion>_k<segment>"), or the module's
+  std::string source; // the whole translation unit
 };
 
 } // namespace fuserc

@@ -28,13 +28,15 @@
 // KernelGenerator, KernelPlan, Segment, FusionAnalysis, SchedulerRegistry::add
 // or the IR classes they expose change in a way that breaks a compiled
 // plugin (2: schedulers make schedules and name their generators; 3: the
-// host contract of KernelPlan.h names output strides `ostride_`).
+// host contract of KernelPlan.h names output strides `ostride_`; 4: a
+// generator may split its kernel into compile units, EmittedKernel::parts,
+// and KernelRequest carries the variant budget).
 // docs/plugins.md is the guide to writing one.
 #pragma once
 
 #include "schedulers/SchedulerRegistry.h"
 
-#define FUSERC_PLUGIN_ABI_VERSION 3
+#define FUSERC_PLUGIN_ABI_VERSION 4
 #define FUSERC_PLUGIN_EXPORT __attribute__((visibility("default")))
 
 extern "C" {

@@ -122,6 +122,21 @@ __device__ __forceinline__ T fuserc_block_reduce(T v, C c, T *smem) {
     v = c(v, smem[w]);
   return v;
 }
+
+// fuserc_block_reduce for a block of `nw` warps known only at launch: the
+// same combines in the same order, so the same result.
+template <typename T, typename C>
+__device__ __forceinline__ T fuserc_block_reduce_warps(T v, C c, T *smem, int nw) {
+  v = fuserc_group_reduce<32>(v, c);
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0)
+    smem[threadIdx.x >> 5] = v;
+  __syncthreads();
+  v = smem[0];
+  for (int w = 1; w < nw; ++w)
+    v = c(v, smem[w]);
+  return v;
+}
 #endif // FUSERC_ROW_REDUCE_HELPERS
 
 )CUDA";

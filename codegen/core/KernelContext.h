@@ -14,6 +14,7 @@ struct KernelContext {
   explicit KernelContext(const KernelRequest &request)
       : fusion(request.fusion), segment(request.segment), analysis(*request.fusion.analysis),
         workspace(request.workspace), scratchOffset(request.scratchOffset),
+        variants(request.variants),
         base(request.fusion.fusion->name() + "_k" + std::to_string(request.segment.id)) {}
 
   const SegmentedFusion &fusion;
@@ -21,7 +22,8 @@ struct KernelContext {
   const FusionAnalysis &analysis;
   const WorkspaceOffsets &workspace;
   Extent scratchOffset;
-  std::string base; // "<fusion>_k<segment>": the kernel's name, its variants' prefix
+  VariantBudget variants; // --variants
+  std::string base;       // "<fusion>_k<segment>": the kernel's name, its variants' prefix
 };
 
 } // namespace fuserc

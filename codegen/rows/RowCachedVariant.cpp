@@ -33,9 +33,8 @@
 #include <algorithm>
 
 namespace fuserc {
-namespace {
-
-const std::string &asyncCopyCuda() {
+// The helpers every cached variant uses (RowReductionEmitter.h).
+const std::string &rowCacheHelpersCuda() {
   static const std::string text = R"CUDA(#ifndef FUSERC_ROW_CACHE_HELPERS
 #define FUSERC_ROW_CACHE_HELPERS
 // Copies N bytes (4, 8 or 16, aligned) from global to shared memory without
@@ -108,6 +107,8 @@ __device__ __forceinline__ void fuserc_load_hinted(void *to, const void *from,
   return text;
 }
 
+namespace {
+
 // `text` (statements, a line each) indented one level (two spaces) deeper.
 std::string deeper(const std::string &text) {
   std::string out;
@@ -150,14 +151,20 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   registers_.clear();
   cluster_ = &v == &kRowClusterVariant;
   split_ = &v == &kRowSplitVariant;
-  const std::string T = std::to_string(v.threads), W = std::to_string(vector), pad = "    ";
+  // The shared cached kernel (RowKernel::sharesCachedKernel): T threads and
+  // the L2 policies set at launch, for every cached variant.
+  const bool shared = k_.sharesCachedKernel(vector) && !cluster_ && !split_;
+  launchedThreads_ = shared;
+  const int threads = shared ? std::end(kRowCachedVariants)[-1].threads : v.threads;
+  const std::string T = std::to_string(threads), W = std::to_string(vector), pad = "    ";
   const int n = kRowCachedUnroll;
-  std::string s = &v == &kRowCachedVariants[0] && vector == k_.vector ? asyncCopyCuda() : "";
-  s += "// segment " + std::to_string(cx_.segment.id) + " (" +
-       std::string(cx_.segment.scheduler->name()) + "), " +
-       (split_ ? "split variant " : "cached streaming variant ") + v.suffix + ", vectors of " + W +
-       "\n";
-  const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.threads);
+  std::string s =
+      "// segment " + std::to_string(cx_.segment.id) + " (" +
+      std::string(cx_.segment.scheduler->name()) + "), " +
+      (split_ ? "split variant " : "cached streaming variant ") +
+      (shared ? std::string(kRowSharedCachedKernel) + " (threads set at launch)" : v.suffix) +
+      ", vectors of " + W + "\n";
+  const int minBlocks = std::max(1, kRowMinThreadsPerSM / threads);
   s += "extern \"C\" __global__ void __launch_bounds__(" + T + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
   // The sm_80 build of the cluster variant is empty: the host takes it only
@@ -167,7 +174,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   s += "  typedef long long I;\n";
   s += "  typedef int R;  // row positions (rows of at most kRowCachedMaxLength)\n";
   s += "  const R L = (R)a.len;\n";
-  s += sharedScratch(v.threads);
+  s += sharedScratch(threads);
   if (cluster_)
     s += clusterScratch();
   if (split_)
@@ -186,16 +193,30 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     region += " + (P * " + std::to_string(dtypeBytes(k_.tensors[t].storage)) + " + 15) / 16 * 16";
   }
   s += "  const int tid = (int)threadIdx.x;\n";
+  if (shared) {
+    s += "  const int T = (int)blockDim.x;  // threads per row: a block per row\n";
+    s += "  const R S = (R)T * " + W + ";  // positions one vector per thread covers\n";
+  }
   // The last variant runs the rows its cache holds only in part: positions
   // re-read from global memory stay in L2 (evict_last) until the outputs'
   // pass reads them for the last time (evict_first), and the outputs,
   // written once, leave first. Only there: the hints made the variants
-  // that cache whole rows slower (bench/README.md).
-  hints_ = &v == &std::end(kRowCachedVariants)[-1] && region != "0";
+  // that cache whole rows slower (bench/README.md). The shared kernel takes
+  // them when a.hints says so, else L2's default policy (evict_normal).
+  hints_ = (shared || &v == &std::end(kRowCachedVariants)[-1]) && region != "0";
   if (hints_) {
     s += "  unsigned long long keep, drop;  // L2 policies of the re-read row positions\n";
+    if (shared) {
+      s += "  if (a.hints) {\n  ";
+    }
     s += "  asm(\"createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\" : \"=l\"(keep));\n";
-    s += "  asm(\"createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\" : \"=l\"(drop));\n";
+    s += std::string(shared ? "  " : "") +
+         "  asm(\"createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\" : \"=l\"(drop));\n";
+    if (shared) {
+      s += "  } else {\n";
+      s += "    asm(\"createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\" : \"=l\"(keep));\n";
+      s += "    drop = keep;\n  }\n";
+    }
   }
   if (cluster_) {
     // The CTAs of a cluster run the same rows, so they meet at every
@@ -231,12 +252,12 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
       s += pad + "const R PE = lo + P;\n";
     combines_ = 0;
   }
-  s += cachedFill(v.threads, vector);
+  s += cachedFill(threads, vector);
   // A pass accumulating or staging `value` of every element as `use`
   // says; the statements indented for the pass's steps.
   auto pass = [&](auto value, auto use) {
     return cachedPass(
-        v.threads, vector,
+        threads, vector,
         [&](bool checked, int j) {
           ValueEmitter emitter = newEmitter();
           size_t taken = 0;
@@ -312,7 +333,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
         return pad + "    " + when(j, e, checked) + "{ const " + A + " d = " + deviation(op, i, x) +
                "; q" + I + " += d * d; }\n";
       });
-    s += endPhase(op, i, v.threads, squares, pad);
+    s += endPhase(op, i, threads, squares, pad);
   }
   s += pad + "// outputs\n";
   std::string staging;
@@ -346,7 +367,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     };
     lastPass_ = true;
     s += cachedPass(
-        v.threads, vector, outputs,
+        threads, vector, outputs,
         [&](bool checked, int j) { return cachedStores(j, vector, checked, pad + "    "); },
         staging);
     lastPass_ = false;
@@ -361,6 +382,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s += "  }\n}\n\n";
   }
   cluster_ = false;
+  launchedThreads_ = false;
   return s;
 }
 
@@ -400,9 +422,9 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
     return "";
   std::string s = "    // the cached rows into shared memory";
   s += vector > 1 ? ": whole vectors asynchronously, the partial ones element by element\n" : "\n";
-  s += cluster_ ? "    for (R pb = lo + (R)tid * " + W + "; pb < (hi < PE ? hi : PE); pb += (R)"
-                : "    for (R pb = (R)tid * " + W + "; pb < P; pb += (R)";
-  s += std::to_string(threads * vector) + ") {\n";
+  s += cluster_ ? "    for (R pb = lo + (R)tid * " + W + "; pb < (hi < PE ? hi : PE); pb += "
+                : "    for (R pb = (R)tid * " + W + "; pb < P; pb += ";
+  s += (launchedThreads_ ? std::string("S") : "(R)" + std::to_string(threads * vector)) + ") {\n";
   s += pad + "const R k = pb" + (vector > 1 ? " - head" : "") + ";\n";
   if (vector > 1) {
     s += pad + "if (k >= 0 && k + " + W + " <= L) {\n" + whole + pad + "} else {\n" + partial +
@@ -420,19 +442,25 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
                                             const std::string &staging) {
   const std::string pad = "      ", in = pad + "  ", W = std::to_string(vector);
   const int n = kRowCachedUnroll, step = threads * vector;
+  // Positions `m` threads' vectors cover: a number, or in a kernel whose
+  // threads are set at launch a multiple of S (= T * W).
+  auto stride = [&](int m) {
+    return launchedThreads_ ? (m == 1 ? "S" : std::to_string(m) + " * S")
+                            : "(R)" + std::to_string(m * step);
+  };
   // The cluster variant's CTA runs its slice of the row.
   const std::string end = sliced() ? "hi" : "span";
   std::string s = "    for (R pb = " + std::string(sliced() ? "lo + " : "") + "(R)tid * " + W +
-                  "; pb < " + end + "; pb += (R)" + std::to_string(step * n) + ") {\n";
+                  "; pb < " + end + "; pb += " + stride(n) + ") {\n";
   for (int j = 0; j < n; ++j) {
     const std::string J = std::to_string(j);
-    s += pad + "const R at" + J + " = pb + (R)" + std::to_string(j * step) + ";\n";
+    s += pad + "const R at" + J + " = pb + " + (j == 0 ? "(R)0" : stride(j)) + ";\n";
     s += pad + "const R k" + J + " = at" + J + (vector > 1 ? " - head" : "") +
          ";  // the row element at its first lane\n";
   }
-  // Each vector's statements three times: in a step of whole cached
-  // vectors, for a whole vector of another step, and checking each element
-  // (the row's ends).
+  // Each vector's statements twice: in a step of whole cached vectors, and
+  // checking each element in the other steps (the row's ends, and the
+  // positions the cache does not hold).
   used_.clear();
   auto section = [&](int j, bool checked) {
     const std::string J = std::to_string(j);
@@ -457,11 +485,12 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
         pad + "const bool full" + J + " = " + (sliced() ? "at" + J + " < hi && " : "") +
         (vector > 1 ? "k" + J + " >= 0 && k" + J + " + " + W + " <= L;\n" : "k" + J + " < L;\n");
     // Vectors past the row's end (the last step's) do nothing; with W = 1
-    // every other one is whole.
-    other += pad + "if (full" + J + ") {\n" + section(j, false) + pad + "}";
+    // every other one is whole. A whole vector of such a step takes the
+    // checked statements too (each check holds), its loads and stores
+    // whole.
     other += vector > 1
-                 ? " else if (at" + J + " < " + end + ") {\n" + section(j, true) + pad + "}\n"
-                 : "\n";
+                 ? pad + "if (at" + J + " < " + end + ") {\n" + section(j, true) + pad + "}\n"
+                 : pad + "if (full" + J + ") {\n" + section(j, false) + pad + "}\n";
   }
   // A step is whole when its first vector starts at or past the row's
   // start and its last ends at or before the row's end (the slice's, in a
@@ -544,18 +573,25 @@ std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,
                       B = bytesType(vector, k_.tensors[t].storage);
     const std::string J = std::to_string(j), reg = "t" + ts + "_l[" + J + "]";
     const std::string at = "((" + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ")";
+    const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
+    const std::string whole = bytes >= 4
+                                  ? (hints_ ? "fuserc_store_hinted<" : "fuserc_store_vector<") +
+                                        std::to_string(bytes) + ">(" + at + ", " + reg +
+                                        (hints_ ? ", drop" : "") + ");\n"
+                                  : "*(" + B + " *)" + at + " = *(const " + B + " *)" + reg + ";\n";
     if (!checked) {
-      const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
-      if (bytes >= 4)
-        s += pad + (hints_ ? "fuserc_store_hinted<" : "fuserc_store_vector<") +
-             std::to_string(bytes) + ">(" + at + ", " + reg + (hints_ ? ", drop" : "") + ");\n";
-      else
-        s += pad + "*(" + B + " *)" + at + " = *(const " + B + " *)" + reg + ";\n";
+      s += pad + whole;
       continue;
     }
+    // A checked step stores its whole vectors whole.
+    const std::string in = vector > 1 ? pad + "  " : pad;
+    if (vector > 1)
+      s += pad + "if (full" + J + ") {\n" + in + whole + pad + "} else {\n";
     for (int e = 0; e < vector; ++e)
-      s += pad + "if (" + cachedOk(j, e, vector) + ") " + at + "[" + std::to_string(e) +
+      s += in + "if (" + cachedOk(j, e, vector) + ") " + at + "[" + std::to_string(e) +
            "] = " + reg + "[" + std::to_string(e) + "];\n";
+    if (vector > 1)
+      s += pad + "}\n";
   }
   return s;
 }

@@ -27,6 +27,7 @@ RowReductionEmitter::RowReductionEmitter(const KernelContext &cx, const Reductio
   k_.fusion = &cx.fusion;
   k_.segment = &cx.segment;
   k_.base = cx.base;
+  k_.budget = cx.variants;
 }
 
 EmittedKernel RowReductionEmitter::run() {
@@ -36,27 +37,47 @@ EmittedKernel RowReductionEmitter::run() {
   findLengths();
   k_.split = splitApplies() && k_.generatesCached();
   k_.scratchOffset = cx_.scratchOffset;
-  EmittedKernel out;
-  out.source = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
+  const std::string common = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
+  // Three groups of variants, each a compile unit of its own where the
+  // kernel has more than one: the variants holding rows in registers (and
+  // the general ones), the ones caching rows in shared memory, and the
+  // cluster and split ones.
+  std::string registers, cached, clustered, general;
+  std::set<std::string> emitted; // the shared cached kernel once
   for (const RowFastVariant &v : kRowFastVariants)
     if (k_.generates(v))
       for (int vector : k_.vectorWidths())
-        out.source += contiguousKernel(v, vector);
-  if (k_.generatesCached())
+        registers += contiguousKernel(v, vector);
+  if (k_.generatesCached()) {
+    cached = rowCacheHelpersCuda();
     for (const RowCachedVariant &v : kRowCachedVariants)
       for (int vector : k_.vectorWidths())
-        out.source += cachedKernel(v, vector);
+        if (emitted.insert(rowKernelName(k_, v, vector)).second)
+          cached += cachedKernel(v, vector);
+  }
   if (k_.clustered()) {
-    out.source += clusterReduceCuda();
+    clustered += clusterReduceCuda();
     for (int vector : k_.vectorWidths())
-      out.source += cachedKernel(kRowClusterVariant, vector);
+      clustered += cachedKernel(kRowClusterVariant, vector);
   }
   if (k_.split)
     for (int vector : k_.vectorWidths())
-      out.source += cachedKernel(kRowSplitVariant, vector);
+      clustered += cachedKernel(kRowSplitVariant, vector);
   for (const RowVariant &v : kRowVariants)
     if (k_.generates(v))
-      out.source += generalKernel(v);
+      general += generalKernel(v);
+  EmittedKernel out;
+  out.source = common + registers + cached + clustered + general;
+  // The cached group starts with the row cache's helpers; the cluster and
+  // split variants' unit needs its own copy (the helpers are guarded).
+  std::vector<std::string> groups;
+  for (const std::string *group : {&registers, &cached, &clustered})
+    if (!group->empty())
+      groups.push_back(common + (group == &clustered ? rowCacheHelpersCuda() : "") + *group);
+  if (groups.size() > 1) {
+    groups.front() += general;
+    out.parts = std::move(groups);
+  }
   fillRowPlan(k_, out.plan);
   return out;
 }
@@ -372,7 +393,12 @@ std::string RowReductionEmitter::combineAcross(int threads, const std::string &p
 
 std::string RowReductionEmitter::combineRow(int threads, const std::string &partial, DType acc,
                                             const std::string &combiner) {
-  const std::string block = combineAcross(threads, partial, acc, combiner);
+  // A kernel whose threads per row are set at launch (T, up to `threads`)
+  // combines over the warps it has.
+  const std::string block = launchedThreads_
+                                ? "fuserc_block_reduce_warps(" + partial + ", " + combiner +
+                                      "(), red_" + std::string(dtypeName(acc)) + ", T >> 5)"
+                                : combineAcross(threads, partial, acc, combiner);
   if (!cluster_)
     return block;
   return "fuserc_cluster_reduce(" + block + ", " + combiner + "(), cl_" +

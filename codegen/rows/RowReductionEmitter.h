@@ -186,7 +186,14 @@ private:
   bool cluster_ = false;
   int combines_ = 0;
   bool split_ = false; // emitting the split variant
+  // Emitting a kernel whose threads per row (T) are set at launch.
+  bool launchedThreads_ = false;
 };
+
+// The cached variants' device helpers (asynchronous copies, hinted loads
+// and stores), guarded so that every unit holding such a variant may include
+// them.
+const std::string &rowCacheHelpersCuda();
 
 template <typename Value, typename Use>
 std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &taken,

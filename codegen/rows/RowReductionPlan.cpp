@@ -21,6 +21,8 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
   s += "  long long st[" + std::to_string(nt) + "][" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long size[" + std::to_string(kRowMaxRank) + "];\n";
   s += "  long long rows, len, cache;\n";
+  if (rk.sharesCachedKernel(rk.vector))
+    s += "  int hints;  /* the cached kernel: L2 policies on the re-read row positions */\n";
   if (rk.split) {
     s += "  void *part[" + std::to_string(rk.rows.reductions.size()) +
          "];  /* the split variant's partials, [rows][splits] each */\n";
@@ -39,7 +41,9 @@ std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vect
 }
 
 std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int vector) {
-  return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+  const bool cached = &v >= std::begin(kRowCachedVariants) && &v < std::end(kRowCachedVariants);
+  return rk.base + "_v" + std::to_string(vector) + "_" +
+         (cached && rk.sharesCachedKernel(vector) ? kRowSharedCachedKernel : v.suffix);
 }
 
 int64_t RowKernel::splitPartialBytes(size_t i) const {
@@ -76,6 +80,8 @@ bool meets(const RowKernel &rk, int64_t lo, int64_t hi) {
 // The host's chain (hostLaunch): contiguous variant v takes lengths above
 // the previous one's limit up to its own (at most kRowCachedAbove).
 bool RowKernel::generates(const RowFastVariant &v) const {
+  if (budget == VariantBudget::Minimal)
+    return false;
   int64_t lo = 1;
   for (const RowFastVariant &f : kRowFastVariants) {
     const int64_t hi = std::min(f.maxLength(), kRowCachedAbove);
@@ -102,7 +108,8 @@ bool RowKernel::generates(const RowVariant &v) const {
 }
 
 bool RowKernel::generatesCached() const {
-  return contiguous() && meets(*this, kRowCachedAbove + 1, kRowCachedMaxLength);
+  return budget != VariantBudget::Minimal && contiguous() &&
+         meets(*this, kRowCachedAbove + 1, kRowCachedMaxLength);
 }
 
 bool RowKernel::generatesContiguous() const {
@@ -204,8 +211,12 @@ std::string contiguousCheck(const RowKernel &rk) {
 // takes.
 std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   auto choose = [&](const RowCachedVariant &v, const std::string &in) {
-    return in + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
-           rowKernelName(rk, v, rk.vector) + "\";\n" + launchShape(v.threads, 1, in);
+    std::string s = in + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+                    rowKernelName(rk, v, rk.vector) + "\";\n" + launchShape(v.threads, 1, in);
+    // The shared cached kernel takes the last variant's L2 hints.
+    if (rk.sharesCachedKernel(rk.vector) && &v != &kRowClusterVariant)
+      s += in + "a.hints = " + (&v == &std::end(kRowCachedVariants)[-1] ? "1" : "0") + ";\n";
+    return s;
   };
   const int bytes = rk.cachedBytes();
   if (bytes == 0)
@@ -439,14 +450,23 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
     for (int vector : rk.vectorWidths()) {
       if (!rk.generatesCached())
         break;
-      std::string what = "a block of " + std::to_string(v.threads) +
-                         " threads per row streaming it, " + std::to_string(kRowCachedUnroll) +
-                         " vectors per thread per step, ";
+      const bool shared = rk.sharesCachedKernel(vector);
+      if (shared && &v != &kRowCachedVariants[0])
+        continue; // one kernel for every cached variant, described once
+      std::string what =
+          shared ? "a block per row of the cached variant's threads (set at launch) "
+                   "streaming it, " +
+                       std::to_string(kRowCachedUnroll) +
+                       " vectors per thread per step, L2 hints on re-read positions "
+                       "for the last cached variant, "
+                 : "a block of " + std::to_string(v.threads) + " threads per row streaming it, " +
+                       std::to_string(kRowCachedUnroll) + " vectors per thread per step, ";
       what += rk.cachedBytes() == 0
                   ? "each phase re-reading"
                   : "the row of " + cachedStreams(rk) +
                         " first copied into shared memory (as much as " +
-                        (v.blocksPerSM == 1
+                        (shared ? std::string("the variant's share of a multiprocessor's")
+                         : v.blocksPerSM == 1
                              ? std::string("a multiprocessor's")
                              : "1/" + std::to_string(v.blocksPerSM) + " of a multiprocessor's") +
                         " shared memory holds)";
@@ -497,8 +517,31 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
   }
 }
 
-// The rule the host block follows to pick a variant, in words.
-std::string rowSelectionRule(const RowKernel &rk) {
+// What the variant budget leaves out of the kernel and what runs instead.
+std::string rowVariantsLeftOut(const RowKernel &rk) {
+  if (rk.budget == VariantBudget::Minimal) {
+    // What the default budget would generate for these row lengths.
+    RowKernel full = rk;
+    full.budget = VariantBudget::Default;
+    if (!full.generatesContiguous())
+      return "";
+    return "the contiguous variants (rows in registers or shared memory, vectors): every row "
+           "takes the general variants, which read each element through its strides (the "
+           "looped one re-reads the row in each phase)";
+  }
+  if (!rk.sharesCachedKernel(rk.vector))
+    return "";
+  std::string out = "a kernel per cached variant (";
+  for (const RowCachedVariant &v : kRowCachedVariants)
+    out += std::string(&v == kRowCachedVariants ? "" : ", ") + v.suffix;
+  return out + ") at vectors of " + std::to_string(rk.vector) + ": they run one kernel (" +
+         kRowSharedCachedKernel +
+         "), its threads per row and L2 hints set at launch (--variants all compiles one per "
+         "variant)";
+}
+
+// The contiguous variants' part of the selection rule, in words.
+std::string contiguousRule(const RowKernel &rk) {
   const std::string V = std::to_string(rk.vector);
   std::string rule = "L = elements per row (product of the reduced extents). When L >= 1 and "
                      "every streamed tensor holds each row contiguously, a contiguous variant "
@@ -526,12 +569,21 @@ std::string rowSelectionRule(const RowKernel &rk) {
           " where the pointers are aligned to " + V +
           " elements and every streamed tensor's rows start equally far past a multiple of " + V +
           " elements, else of 1: ";
+  // Under the default budget the cached variants at vectors of W run the
+  // shared kernel.
+  auto named = [&](const RowCachedVariant &v) {
+    return std::string(v.suffix) +
+           (rk.sharesCachedKernel(rk.vector)
+                ? " (vectors of " + V + ": kernel " + kRowSharedCachedKernel + ", " +
+                      std::to_string(v.threads) + " threads" + (&v == &last ? ", L2 hints" : "") +
+                      ")"
+                : "");
+  };
   if (rk.cachedBytes() == 0)
-    rule += std::string(first.suffix);
+    rule += named(first);
   else
     rule +=
-        std::string(first.suffix) + " when its cache holds at least 3/4 of the row, else " +
-        last.suffix +
+        named(first) + " when its cache holds at least 3/4 of the row, else " + named(last) +
         " when its cache does or the device has no thread-block clusters (compute "
         "capability below 9.0, or a fatbin without code for compute capability 9.0 or newer), "
         "else " +
@@ -546,8 +598,21 @@ std::string rowSelectionRule(const RowKernel &rk) {
         std::to_string(kRowCachedReserve) + " bytes, at " + std::to_string(rk.cachedBytes()) +
         " bytes per position";
   rule += ". ";
-  rule += "Otherwise (or when L > " + std::to_string(kRowCachedMaxLength) + ") a general variant: ";
-  below = 0;
+  return rule;
+}
+
+// The rule the host block follows to pick a variant, in words.
+std::string rowSelectionRule(const RowKernel &rk) {
+  std::string rule;
+  if (rk.generatesContiguous())
+    rule = contiguousRule(rk);
+  else
+    rule = "L = elements per row (product of the reduced extents). ";
+  rule += rk.generatesContiguous()
+              ? "Otherwise (or when L > " + std::to_string(kRowCachedMaxLength) +
+                    ") a general variant: "
+              : "A general variant (each element read through its strides): ";
+  int64_t below = 0;
   for (const RowVariant &v : kRowVariants) {
     rule += v.looped() ? std::string(v.suffix) + " when L > " + std::to_string(below) + " or L = 0."
                        : std::string(v.suffix) + " when " + std::to_string(below + 1) +
@@ -588,6 +653,7 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   plan.parameters.push_back({"streamed", streamed.empty() ? "none" : streamed});
   plan.parameters.push_back({"vector", int64_t{rk.vector}});
   addRowVariants(rk, plan);
+  plan.leftOut = rowVariantsLeftOut(rk);
   plan.selection = rowSelectionRule(rk);
   plan.launchGeometry = "block = threads per row x rows per block; grid min(ceil(rows / rows per "
                         "block), 2^31 - 1), a grid-stride loop over rows; the cached variant's "

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "codegen/core/KernelTensors.h"
+#include "schedulers/KernelGenerator.h"
 #include "schedulers/KernelPlan.h"
 #include "schedulers/SchedulerChecks.h"
 
@@ -97,6 +98,11 @@ struct RowCachedVariant {
 // kRowCachedAbove, where m512 overtakes a block of 1024 holding the row in
 // registers (bench/README.md, "Measurements behind the code's constants").
 inline constexpr RowCachedVariant kRowCachedVariants[] = {{"m512", 512, 2}, {"m1024", 1024, 1}};
+// Under the default budget the cached variants at the widest vector run
+// one kernel of this name (RowKernel::sharesCachedKernel): its threads (the
+// variant's) and L2 policies (the last variant's hints, else L2's default)
+// set at launch.
+inline constexpr const char *kRowSharedCachedKernel = "m";
 // The cluster variant (sm_90 and newer): the cached streaming kernel of a
 // block of `threads` with each row split into C equal slices, one per CTA
 // of a thread-block cluster of C, each CTA caching its slice in its share
@@ -167,6 +173,15 @@ struct RowKernel {
   // through its strides). Empty when no contiguous variant is generated.
   std::vector<std::optional<RowStream>> streams;
   int vector = 1; // the widest vector the contiguous variants use
+  VariantBudget budget = VariantBudget::Default;
+  // Whether the cached variants at vectors of `width` run one kernel
+  // (kRowSharedCachedKernel): under the default budget, at the widest
+  // vector. Vectors of 1 keep a kernel per variant: their per-element index
+  // arithmetic, with the threads known only at launch, measured slower
+  // (bench/README.md).
+  bool sharesCachedKernel(int width) const {
+    return budget == VariantBudget::Default && generatesCached() && width > 1 && width == vector;
+  }
   bool contiguous() const { return !streams.empty(); }
   // Whether stream t is cached, and the bytes the cached streams hold per
   // row position.

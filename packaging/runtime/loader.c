@@ -1,21 +1,24 @@
-/* The loader of the embedded fatbin and NAME_launch_kernel. It follows the
-   fatbin the header writer emits (packaging/HeaderRuntime.cpp) as
-   NAME_fatbin, with NAME_NUM_KERNELS and NAME_kernel_names, and is emitted
-   without this comment, FUSERC_NAME spelled as the header's name.
+/* The loader of the embedded images and NAME_launch_kernel. It follows the
+   images the header writer emits (packaging/HeaderRuntime.cpp): NAME_fatbin
+   holds NAME_NUM_IMAGES fatbinaries (one per kernel) at NAME_image_offsets;
+   NAME_kernel_names lists the NAME_NUM_KERNELS kernel symbols and
+   NAME_kernel_images the image of each. It is emitted without this
+   comment, FUSERC_NAME spelled as the header's name.
 
-   Loading is a small state machine under one pthread mutex: the library is
-   NULL (unloaded) or loaded; the first launch loads it, a failed load leaves
-   it unloaded (the next launch retries), NAME_unload returns it to unloaded.
+   Loading is a small state machine under one pthread mutex: each image's
+   library is NULL (unloaded) or loaded; the first launch of one of its
+   kernels loads it, a failed load leaves it unloaded (the next launch
+   retries), NAME_unload returns every image to unloaded.
    pthread_once cannot be reset, hence the mutex. A launch holds the kernel
    handle only while cuLaunchKernel enqueues it: `launches_in_flight` counts
    those, and NAME_unload waits on a condition variable until it is zero. */
 
-/* ---- the library: loaded by the first launch, once per process ---- */
+/* ---- the libraries: each loaded by the first launch of its kernels ---- */
 
 static pthread_mutex_t FUSERC_NAME_state_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t FUSERC_NAME_state_idle = PTHREAD_COND_INITIALIZER;
-/* NULL: not loaded. */
-static CUlibrary FUSERC_NAME_library;
+/* By image; NULL: not loaded. */
+static CUlibrary FUSERC_NAME_libraries[FUSERC_NAME_NUM_IMAGES];
 /* Launches between acquire_kernel and release_kernel: unload waits for 0. */
 static unsigned FUSERC_NAME_launches_in_flight;
 /* By FUSERC_NAME_kernel_names; NULL until looked up. */
@@ -26,7 +29,7 @@ static CUkernel FUSERC_NAME_kernels[FUSERC_NAME_NUM_KERNELS + 1];
 #define FUSERC_NAME_OPTIN_DEVICES 16
 static unsigned FUSERC_NAME_shared_opted[FUSERC_NAME_NUM_KERNELS + 1][FUSERC_NAME_OPTIN_DEVICES];
 
-/* The kernel's handle, loading the library when needed; the caller must
+/* The kernel's handle, loading its image's library when needed; the caller must
    call FUSERC_NAME_release_kernel after using it. A kernel taking more than 48 KiB
    of dynamic shared memory is opted into `shared_bytes` on `device` once
    (per size it grows to). */
@@ -35,25 +38,28 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_acquire_kernel(
   CUresult result = CUDA_SUCCESS;
   const char *call = "";
   int slot;
+  unsigned image;
   for (slot = 0; FUSERC_NAME_kernel_names[slot]; ++slot)
     if (strcmp(FUSERC_NAME_kernel_names[slot], kernel) == 0)
       break;
   if (!FUSERC_NAME_kernel_names[slot])
-    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_UNSUPPORTED, "no kernel %s in the embedded fatbin", kernel);
+    return FUSERC_NAME_fail(FUSERC_NAME_ERROR_UNSUPPORTED, "no kernel %s in the embedded images", kernel);
+  image = FUSERC_NAME_kernel_images[slot];
   pthread_mutex_lock(&FUSERC_NAME_state_mutex);
-  if (!FUSERC_NAME_library) {
+  if (!FUSERC_NAME_libraries[image]) {
     call = "cuInit";
     result = cuInit(0);
     if (result == CUDA_SUCCESS) {
       call = "cuLibraryLoadData";
-      result = cuLibraryLoadData(&FUSERC_NAME_library, FUSERC_NAME_fatbin.bytes, NULL, NULL, 0, NULL, NULL, 0);
+      result = cuLibraryLoadData(&FUSERC_NAME_libraries[image],
+          FUSERC_NAME_fatbin.bytes + FUSERC_NAME_image_offsets[image], NULL, NULL, 0, NULL, NULL, 0);
       if (result != CUDA_SUCCESS)
-        FUSERC_NAME_library = NULL;
+        FUSERC_NAME_libraries[image] = NULL;
     }
   }
   if (result == CUDA_SUCCESS && !FUSERC_NAME_kernels[slot]) {
     call = "cuLibraryGetKernel";
-    result = cuLibraryGetKernel(&FUSERC_NAME_kernels[slot], FUSERC_NAME_library, kernel);
+    result = cuLibraryGetKernel(&FUSERC_NAME_kernels[slot], FUSERC_NAME_libraries[image], kernel);
     if (result != CUDA_SUCCESS)
       FUSERC_NAME_kernels[slot] = NULL;
   }
@@ -82,13 +88,15 @@ static FUSERC_NAME_UNUSED void FUSERC_NAME_release_kernel(void) {
 }
 
 void FUSERC_NAME_unload(void) {
-  int slot;
+  int slot, image;
   pthread_mutex_lock(&FUSERC_NAME_state_mutex);
   while (FUSERC_NAME_launches_in_flight > 0)
     pthread_cond_wait(&FUSERC_NAME_state_idle, &FUSERC_NAME_state_mutex);
-  if (FUSERC_NAME_library)
-    cuLibraryUnload(FUSERC_NAME_library);
-  FUSERC_NAME_library = NULL;
+  for (image = 0; image < FUSERC_NAME_NUM_IMAGES; ++image) {
+    if (FUSERC_NAME_libraries[image])
+      cuLibraryUnload(FUSERC_NAME_libraries[image]);
+    FUSERC_NAME_libraries[image] = NULL;
+  }
   for (slot = 0; slot < FUSERC_NAME_NUM_KERNELS; ++slot) {
     FUSERC_NAME_kernels[slot] = NULL;
     memset(FUSERC_NAME_shared_opted[slot], 0, sizeof FUSERC_NAME_shared_opted[slot]);

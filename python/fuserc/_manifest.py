@@ -9,7 +9,7 @@ from ._errors import ManifestError
 from ._extent import Extent
 
 FORMAT = "fuserc-manifest"
-VERSIONS = (2,)  # the manifest versions this package reads
+VERSIONS = (2, 3)  # the manifest versions this package reads
 DTYPES = ("bool", "i32", "i64", "f16", "bf16", "f32", "f64")
 SCALAR_C_TYPES = ("float", "double", "int32_t", "int64_t")
 OUTPUT_KINDS = ("new_buffer", "view", "in_place")

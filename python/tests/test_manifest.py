@@ -86,10 +86,10 @@ class ManifestTest(unittest.TestCase):
             self.lib.manifest.fusion("softmax")
 
     def test_refuses_another_version(self):
-        path = self.write(dict(self.raw, version=3))
+        path = self.write(dict(self.raw, version=4))
         with self.assertRaisesRegex(fuserc.ManifestError,
-                                    "bad.manifest.json: manifest version 3 is not one this "
-                                    "package reads \\(2\\)"):
+                                    "bad.manifest.json: manifest version 4 is not one this "
+                                    "package reads \\(2, 3\\)"):
             fuserc.read_manifest(path)
 
     def test_refuses_what_is_not_a_manifest(self):

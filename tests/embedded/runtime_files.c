@@ -2,7 +2,7 @@
    header writer (packaging/HeaderRuntime.cpp) emits them: FUSERC_NAME, the
    placeholder it replaces with the header's name, is an identifier prefix,
    so the files compile as they are. What the writer emits between them
-   (the includes, the fatbin and its kernels' names) has stand-ins here.
+   (the includes, the images, their offsets and the kernels' names and images) has stand-ins here.
    tests/embedded/CMakeLists.txt builds this as C99 and as C++17. */
 #include <cuda.h>
 #include <dlpack/dlpack.h>
@@ -37,8 +37,11 @@ static const union {
   unsigned char bytes[1];
   uint64_t align;
 } FUSERC_NAME_fatbin = {{0}};
+#define FUSERC_NAME_NUM_IMAGES 1
+static const size_t FUSERC_NAME_image_offsets[FUSERC_NAME_NUM_IMAGES] = {0};
 #define FUSERC_NAME_NUM_KERNELS 1
 static const char *const FUSERC_NAME_kernel_names[] = {"FUSERC_NAME_k0", NULL};
+static const unsigned FUSERC_NAME_kernel_images[] = {0, 0};
 
 #include "loader.c"
 #include "cluster_launch.c"

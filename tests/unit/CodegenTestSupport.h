@@ -29,9 +29,11 @@ struct Generated {
 
 // `only`: restrict the schedulers (like --schedulers), e.g. to force the
 // pointwise code generator onto index transforms the transpose scheduler
-// would otherwise claim. `name` decides the form (".yaml" for YAML).
+// would otherwise claim. `name` decides the form (".yaml" for YAML);
+// `variants` is --variants.
 inline Generated generate(std::string_view text, std::vector<std::string> only = {},
-                          std::string_view name = "test.fus") {
+                          std::string_view name = "test.fus",
+                          VariantBudget variants = VariantBudget::Default) {
   Generated g;
   Loaded r = load(text, name);
   EXPECT_TRUE(r.ok) << r.diagnostics;
@@ -50,7 +52,7 @@ inline Generated generate(std::string_view text, std::vector<std::string> only =
   try {
     for (SegmentedFusion &s : result.segmentations) {
       makeSchedules(s);
-      g.code.push_back(generateFusionCode(s));
+      g.code.push_back(generateFusionCode(s, variants));
     }
     g.source = moduleCudaSource(g.code);
   } catch (const CodegenError &e) {

@@ -123,9 +123,38 @@ TEST(HeaderWriter, ListsEveryKernelVariantForTheLoader) {
                           "static const char *const kernels_kernel_names[] = {\n"
                           "  \"scale_k0\",\n  \"scale_k0_vec4\",\n  \"views_k0\",\n  NULL};"))
       << h;
-  EXPECT_TRUE(contains(h, "cuLibraryLoadData(&kernels_library, kernels_fatbin.bytes"));
-  EXPECT_TRUE(contains(h, "cuLibraryGetKernel(&kernels_kernels[slot], kernels_library, kernel)"));
+  // Without images, one fatbinary holds every kernel.
+  EXPECT_TRUE(contains(h, "#define kernels_NUM_IMAGES 1\n"
+                          "static const size_t kernels_image_offsets[kernels_NUM_IMAGES] = {0};"))
+      << h;
+  EXPECT_TRUE(contains(h, "static const unsigned kernels_kernel_images[] = {0, 0, 0, 0};")) << h;
+  EXPECT_TRUE(contains(h, "cuLibraryLoadData(&kernels_libraries[image],\n"
+                          "          kernels_fatbin.bytes + kernels_image_offsets[image]"));
+  EXPECT_TRUE(
+      contains(h, "cuLibraryGetKernel(&kernels_kernels[slot], kernels_libraries[image], kernel)"));
   EXPECT_TRUE(contains(h, "cuLaunchKernel((CUfunction)handle"));
+}
+
+TEST(HeaderWriter, MapsEachKernelToTheImageDefiningIt) {
+  std::unique_ptr<test::Compiled> compiled = test::compile(test::kScaleAndViews);
+  ASSERT_TRUE(compiled->ok) << compiled->diagnostics;
+  const std::vector<UnitImage> images = {{"views_k0", 0, 4, {"views_k0"}},
+                                         {"scale_k0", 16, 4, {"scale_k0", "scale_k0_vec4"}}};
+  HeaderResult header =
+      writeHeader("kernels", compiled->module, {test::scaleCode(), test::viewsCode()},
+                  std::string(20, '\0'), HeaderForm::Single, images);
+  ASSERT_TRUE(header.ok) << header.error;
+  EXPECT_TRUE(contains(header.text, "#define kernels_NUM_IMAGES 2\n"
+                                    "static const size_t kernels_image_offsets[kernels_NUM_IMAGES] "
+                                    "= {0, 16};"))
+      << header.text;
+  // scale_k0, scale_k0_vec4 (image 1), views_k0 (image 0), then the end.
+  EXPECT_TRUE(contains(header.text, "kernels_kernel_images[] = {1, 1, 0, 0};")) << header.text;
+  // A kernel no image holds is an internal error, not a header that fails at run time.
+  header = writeHeader("kernels", compiled->module, {test::scaleCode(), test::viewsCode()},
+                       std::string(20, '\0'), HeaderForm::Single, {images[0]});
+  EXPECT_FALSE(header.ok);
+  EXPECT_EQ(header.error, "internal: no image holds kernel scale_k0_vec4");
 }
 
 TEST(HeaderWriter, BindsSymbolsAtTheirFirstOccurrenceInArgumentOrder) {

@@ -191,7 +191,8 @@ TEST(InterpreterPerturbation, APowerOfANegativeBaseToAVarianceOfEqualValuesIsOne
   }
 }
 
-TEST(InterpreterPerturbation, ARemainderOfAQuotientUncertainByASixthOfAPeriodSpansZeroToTheDivisor) {
+TEST(InterpreterPerturbation,
+     ARemainderOfAQuotientUncertainByASixthOfAPeriodSpansZeroToTheDivisor) {
   FusionBuilder b;
   Value *x = b.input("x", DType::F32, Shape{3});
   // exp(12) is 162755, uncertain by a fraction of 1 after its moves: its
@@ -201,8 +202,9 @@ TEST(InterpreterPerturbation, ARemainderOfAQuotientUncertainByASixthOfAPeriodSpa
   // rounded the other way (seed 67917).
   Value *e = b.op(OpKind::Exp, {x}, DType::F32, Shape{3});
   b.output(b.op(OpKind::Remainder, {e, b.floatLiteral(1.0)}, DType::F32, Shape{3}));
-  Value *m = b.op(OpKind::Mul, {b.op(OpKind::Neg, {x}, DType::F32, Shape{3}), b.floatLiteral(1024.0)},
-                  DType::F32, Shape{3});
+  Value *m =
+      b.op(OpKind::Mul, {b.op(OpKind::Neg, {x}, DType::F32, Shape{3}), b.floatLiteral(1024.0)},
+           DType::F32, Shape{3});
   b.output(b.op(OpKind::Fmod, {m, b.floatLiteral(1.0)}, DType::F32, Shape{3}));
   const std::map<std::string, Tensor> inputs{
       {"x", floats(DType::F32, {3}, {12, 1, 4601.1318359375})}};

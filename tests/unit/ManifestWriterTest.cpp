@@ -22,6 +22,7 @@ struct Written {
   std::vector<FusionCode> code;
   std::vector<SegmentSummary> segments;
   ResourcesByArch resources;
+  std::vector<UnitImage> images;
   std::string json;
 };
 
@@ -34,6 +35,8 @@ Written write(const char *source, std::vector<FusionCode> code) {
     w.segments.push_back(summarizeSegments(sf));
   w.resources["sm_80"] = {{"scale_k0", 16, 0, 0, 0, 0}, {"scale_k0_vec4", 20, 0, 0, 0, 0}};
   w.resources["sm_90"] = {{"scale_k0", 18, 0, 8, 4, 4}};
+  w.images = {{"views_k0", 0, 1000, {"views_k0"}},
+              {"scale_k0", 1008, 2000, {"scale_k0", "scale_k0_vec4"}}};
   ManifestContents contents;
   contents.name = "kernels";
   contents.module = &w.compiled->module;
@@ -41,6 +44,7 @@ Written write(const char *source, std::vector<FusionCode> code) {
   contents.segments = w.segments;
   contents.resources = &w.resources;
   contents.toolchain = fixedToolchain();
+  contents.images = w.images;
   w.json = writeManifest(contents);
   return w;
 }
@@ -53,13 +57,18 @@ TEST(ManifestWriter, StartsWithFormatVersionToolchainAndArchs) {
   std::string json = scaleAndViews().json;
   EXPECT_EQ(json.substr(0, json.find("  \"fusions\"")), R"j({
   "format": "fuserc-manifest",
-  "version": 2,
+  "version": 3,
   "name": "kernels",
   "fuserc_version": "0.1.0",
   "cuda_toolkit_version": "13.0",
   "nvrtc_version": "13.0",
   "archs": ["sm_80", "sm_90"],
   "ptx_arch": "sm_90",
+  "variants": "default",
+  "images": [
+    {"unit": "views_k0", "offset": 0, "bytes": 1000},
+    {"unit": "scale_k0", "offset": 1008, "bytes": 2000}
+  ],
 )j");
 }
 
@@ -144,7 +153,8 @@ TEST(ManifestWriter, GivesEveryVariantItsResourcesPerArch) {
                   "spill_store_bytes": 4,
                   "spill_load_bytes": 4
                 }
-              }
+              },
+              "image": 1
             })j"))
       << json;
   // No report for a variant on an arch: null, not a guess.
@@ -163,6 +173,7 @@ TEST(ManifestWriter, DescribesKernelsParametersSelectionGeometryAndBytesMoved) {
       << json;
   EXPECT_TRUE(contains(json, R"j("selection": "the first variant whose condition holds",
           "launch_geometry": "grid ceildiv(N*C / vector, 256), block 256",
+          "variants_left_out": null,
           "bytes_moved": "8*C*N")j"));
   EXPECT_TRUE(contains(json, R"j("workspace_bytes": "4*K*M")j"));
 }

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace fuserc {
 namespace {
 
@@ -144,23 +146,81 @@ namespace {
 TEST(ModuleCompiler, CompilesEveryArchOnceAndEmbedsPtxOfTheNewest) {
   ModuleCompileOptions options;
   options.archs = {"sm_90", "sm_80", "sm_90"};
-  ModuleCompileResult r = compileModule(kSource, options);
+  ModuleCompileResult r = compileModule({{"k", kSource}}, options);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.ptxArch, "sm_90");
   EXPECT_EQ(r.nvrtcCompiles, 2u);
   EXPECT_EQ(r.resources.size(), 2u);
-  EXPECT_FALSE(r.fatbin.empty());
+  ASSERT_EQ(r.images.size(), 1u);
+  EXPECT_EQ(r.images[0].offset, 0u);
+  EXPECT_EQ(r.images[0].size, r.fatbin.size());
 }
 
-TEST(ModuleCompiler, NvrtcErrorsNameTheArchAndCarryTheLog) {
+TEST(ModuleCompiler, NvrtcErrorsNameTheArchTheUnitAndCarryTheLog) {
   ModuleCompileOptions options;
   options.archs = {"sm_80"};
-  options.sourceName = "broken.cu";
-  ModuleCompileResult r = compileModule("__global__ void k() { nope(); }", options);
+  ModuleCompileResult r =
+      compileModule({{"fine", kSource}, {"broken", "__global__ void k() { nope(); }"}}, options);
   EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("NVRTC failed for sm_80"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("NVRTC failed for sm_80 (broken)"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("broken.cu"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("nope"), std::string::npos) << r.error;
+  EXPECT_EQ(r.failedSource, "__global__ void k() { nope(); }");
+}
+
+// Two units: the kernels' source, and it again with `scale` renamed.
+std::vector<CompileUnit> twoUnits(const std::string &secondName) {
+  std::string second = kSource;
+  second.replace(second.find("scale"), 5, secondName);
+  return {{"first", kSource}, {"second", second}};
+}
+
+TEST(ModuleCompiler, EachUnitIsItsOwnAlignedFatbinaryWithItsKernelsResources) {
+  ModuleCompileOptions options;
+  options.archs = {"sm_80", "sm_90"};
+  ModuleCompileResult r = compileModule(twoUnits("other"), options);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.nvrtcCompiles, 4u);
+  ASSERT_EQ(r.images.size(), 2u);
+  EXPECT_EQ(r.images[0].unit, "first");
+  EXPECT_EQ(r.images[1].unit, "second");
+  EXPECT_EQ(r.images[1].offset % kUnitImageAlignment, 0u);
+  EXPECT_GE(r.images[1].offset, r.images[0].size);
+  EXPECT_EQ(r.images[1].offset + r.images[1].size, r.fatbin.size());
+  EXPECT_EQ(r.images[0].symbols, (std::vector<std::string>{"scale", "tile"}));
+  EXPECT_EQ(r.images[1].symbols, (std::vector<std::string>{"other", "tile"}));
+  for (const UnitImage &i : r.images) {
+    uint32_t magic = 0;
+    std::memcpy(&magic, r.fatbin.data() + i.offset, sizeof magic);
+    EXPECT_EQ(magic, 0xBA55ED50u) << i.unit; // a fatbinary starts here
+  }
+  for (const auto &[arch, resources] : r.resources) {
+    ASSERT_EQ(resources.size(), 4u) << arch; // other, scale and each unit's tile
+    EXPECT_EQ(resources[0].kernel, "other");
+    EXPECT_EQ(resources[1].kernel, "scale");
+    EXPECT_EQ(resources[2].kernel, "tile");
+  }
+}
+
+TEST(ModuleCompiler, ChangingOneUnitRecompilesOnlyThatUnit) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fuserc-units-test", dir));
+  ModuleCompileOptions options;
+  options.archs = {"sm_80", "sm_90"};
+  options.cacheDir = std::string(dir);
+  ModuleCompileResult cold = compileModule(twoUnits("other"), options);
+  ASSERT_TRUE(cold.ok) << cold.error;
+  EXPECT_EQ(cold.nvrtcCompiles, 4u);
+  EXPECT_EQ(cold.cacheHits, 0u);
+  ModuleCompileResult warm = compileModule(twoUnits("other"), options);
+  EXPECT_EQ(warm.nvrtcCompiles, 0u);
+  EXPECT_EQ(warm.cacheHits, 4u);
+  EXPECT_EQ(warm.fatbin, cold.fatbin);
+  ModuleCompileResult edited = compileModule(twoUnits("edited"), options);
+  ASSERT_TRUE(edited.ok) << edited.error;
+  EXPECT_EQ(edited.nvrtcCompiles, 2u); // the second unit, for both archs
+  EXPECT_EQ(edited.cacheHits, 2u);
+  llvm::sys::fs::remove_directories(dir);
 }
 
 } // namespace

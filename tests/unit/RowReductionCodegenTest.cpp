@@ -22,8 +22,10 @@ using test::parameter;
 
 // The one kernel of the one fusion, which must be a row reduction of
 // `scheduler`: every contiguous variant at the widest vector and at 1
-// (the split one where it applies), then the general ones.
-const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler) {
+// (the split one where it applies), then the general ones; under the
+// default budget the cached variants at the widest vector run one kernel.
+const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler,
+                                VariantBudget budget = VariantBudget::Default) {
   EXPECT_EQ(g.code.size(), 1u);
   EXPECT_EQ(g.code.at(0).kernels.size(), 1u);
   const KernelPlan &k = g.code.at(0).kernels.at(0);
@@ -36,7 +38,14 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
       continue; // rows without a cache have no cluster variant
     if (std::string(shape) == "s512" && k.scratchBytes.isConstant(0))
       continue; // segments of more than one phase have no split variant
-    expected.push_back("v" + vector + "_" + shape);
+    // The default budget's one cached kernel at the widest vector.
+    const bool cached = std::string(shape) == "m512" || std::string(shape) == "m1024";
+    if (budget == VariantBudget::Default && cached && vector != "1") {
+      if (std::string(shape) == "m512")
+        expected.push_back("v" + vector + "_m");
+    } else {
+      expected.push_back("v" + vector + "_" + shape);
+    }
     if (vector != "1")
       expected.push_back(std::string("v1_") + shape);
   }
@@ -57,14 +66,18 @@ TEST(RowReductionCodegen, SoftmaxCompilesWithEveryVariantAndSelectsByRowLength) 
   EXPECT_NE(k.selection.find("warp32x4 when 1 <= L <= 128"), std::string::npos) << k.selection;
   EXPECT_NE(k.selection.find("loop512 when L > 1024 or L = 0"), std::string::npos);
   EXPECT_NE(k.hostLaunch.find("else if (a.len <= 8192) {\n        kernel = vec == 1 ? "
-                              "\"softmax_k0_v1_b256x32\" : \"softmax_k0_v8_b256x32\";"),
+                              "\"softmax_k0_v1_b256x32\" : \"softmax_k0_v8_b256x32\";\n"
+                              "        block = 256;"),
             std::string::npos)
       << k.hostLaunch;
   EXPECT_NE(k.hostLaunch.find("a.len >= 1 && a.len <= 128"), std::string::npos);
   EXPECT_NE(k.hostLaunch.find("FUSERC_NAME_launch_kernel(kernel"), std::string::npos);
   EXPECT_NE(k.argsStruct.find("FUSERC_NAME_softmax_k0_args"), std::string::npos);
-  // The max and the sum combine across the block or the lanes of a row.
+  // The max and the sum combine across the block (its warps known at
+  // compile time, or at launch in the cached kernel) or the lanes of a row.
   EXPECT_NE(g.source.find("fuserc_block_reduce<8>(p0, fuserc_red_max()"), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_block_reduce_warps(p0, fuserc_red_max(), red_f32, T >> 5)"),
+            std::string::npos);
   EXPECT_NE(g.source.find("fuserc_group_reduce<32>(p1, fuserc_red_add())"), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_group_reduce<8>(p1, fuserc_red_add())"), std::string::npos);
   // x arrives in 16-byte vectors; the division by the row's sum is one
@@ -72,6 +85,43 @@ TEST(RowReductionCodegen, SoftmaxCompilesWithEveryVariantAndSelectsByRowLength) 
   EXPECT_NE(g.source.find("*(fuserc_bytes16 *)t0_l[3] = ok3 ? *(const fuserc_bytes16 *)"),
             std::string::npos);
   EXPECT_NE(g.source.find(" = 1.0f / v"), std::string::npos);
+}
+
+TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLaunch) {
+  Generated g = generate(fileText("bench/cases/softmax.fus"));
+  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  // m512 and m1024 launch one cached kernel, which takes its threads from
+  // the launch; m1024's launches ask for its L2 hints.
+  EXPECT_NE(g.source.find("const int T = (int)blockDim.x;"), std::string::npos);
+  EXPECT_NE(g.source.find("__launch_bounds__(1024, 1) softmax_k0_v8_m("), std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("block = 512;\n          groups = (a.rows + 0) / 1;\n"
+                              "          a.hints = 0;"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("block = 1024;\n            groups = (a.rows + 0) / 1;\n"
+                              "            a.hints = 1;"),
+            std::string::npos);
+  EXPECT_NE(k.argsStruct.find("int hints;"), std::string::npos);
+  // Three compile units: the register variants with the general ones, the
+  // cached kernel, the cluster variant.
+  ASSERT_EQ(g.code[0].kernelUnits.size(), 1u);
+  ASSERT_EQ(g.code[0].kernelUnits[0].size(), 3u);
+  EXPECT_NE(g.code[0].kernelUnits[0][0].find("softmax_k0_loop512("), std::string::npos);
+  EXPECT_NE(g.code[0].kernelUnits[0][1].find("softmax_k0_v8_m("), std::string::npos);
+  EXPECT_NE(g.code[0].kernelUnits[0][2].find("softmax_k0_v8_c512("), std::string::npos);
+  EXPECT_NE(k.leftOut.find("(--variants all compiles one per variant)"), std::string::npos);
+}
+
+TEST(RowReductionCodegen, MinimalBudgetKeepsTheGeneralVariants) {
+  Generated g =
+      generate(fileText("bench/cases/softmax.fus"), {}, "test.fus", VariantBudget::Minimal);
+  expectCompiles(g);
+  const KernelPlan &k = g.code.at(0).kernels.at(0);
+  EXPECT_EQ(test::variantSuffixes(k),
+            (std::vector<std::string>{"warp32x4", "block256x4", "loop512"}));
+  EXPECT_EQ(k.hostLaunch.find("vec = contiguous"), std::string::npos);
+  EXPECT_NE(k.leftOut.find("every row takes the general variants"), std::string::npos);
+  EXPECT_EQ(g.code[0].kernelUnits[0].size(), 1u);
 }
 
 TEST(RowReductionCodegen, LaunchChecksEveryStreamedRowIsContiguousAndAligned) {
@@ -90,8 +140,9 @@ TEST(RowReductionCodegen, LaunchChecksEveryStreamedRowIsContiguousAndAligned) {
 }
 
 TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
-  Generated g = generate(fileText("bench/cases/xent_bwd.fus"));
-  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  // Each cached variant its own kernel (--variants all).
+  Generated g = generate(fileText("bench/cases/xent_bwd.fus"), {}, "test.fus", VariantBudget::All);
+  const KernelPlan &k = onlyRowKernel(g, "normalization", VariantBudget::All);
   // Rows above 32768 run m512 or m1024; the logits (which differ per row
   // and which the max reads) are cached, the labels (one per row) and the
   // output are not. Odd rows keep vectors of 8 when the logits' and the
@@ -158,8 +209,8 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
 }
 
 TEST(RowReductionCodegen, RowsPastOneCacheSplitOverAThreadBlockCluster) {
-  Generated g = generate(fileText("bench/cases/xent_bwd.fus"));
-  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  Generated g = generate(fileText("bench/cases/xent_bwd.fus"), {}, "test.fus", VariantBudget::All);
+  const KernelPlan &k = onlyRowKernel(g, "normalization", VariantBudget::All);
   EXPECT_TRUE(k.clusterLaunch);
   // Rows neither m512 nor m1024 caches 3/4 of, on devices with clusters:
   // the fewest CTAs (2, 4, 8) whose caches hold 3/4 of the row, each
@@ -221,9 +272,10 @@ TEST(RowReductionCodegen, IndirectReadsInContiguousVariantsGoThroughStrides) {
                          "  m = max(x, axes=[1], keepdim=true)\n"
                          "  y = sub(permute(x, dims=[1, 0]), m)\n"
                          "  output y\n"
-                         "}\n");
+                         "}\n",
+                         {}, "test.fus", VariantBudget::All);
   expectCompiles(g);
-  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  const KernelPlan &k = onlyRowKernel(g, "normalization", VariantBudget::All);
   EXPECT_EQ(parameter(k, "streamed"), "input x, output y");
   const size_t contiguous = g.source.find("contiguous variant b256x32, vectors of 4");
   ASSERT_NE(contiguous, std::string::npos);
@@ -237,7 +289,7 @@ TEST(RowReductionCodegen, Bf16VectorElementsConvertFromTheirWords) {
   // rmsnorm's x and w are streamed bf16: in vectors of 8 each element
   // converts from the 32-bit word holding it (a shift or a mask); vectors
   // of 1 have no such word and convert the element.
-  Generated g = generate(fileText("bench/cases/rmsnorm.fus"));
+  Generated g = generate(fileText("bench/cases/rmsnorm.fus"), {}, "test.fus", VariantBudget::All);
   expectCompiles(g);
   const size_t wide = g.source.find("contiguous variant b256x32, vectors of 8");
   const size_t narrow = g.source.find("contiguous variant b256x32, vectors of 1");
@@ -372,14 +424,16 @@ TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksFor
   // Softmax over rows of a static length: the contiguous variant the host
   // chain picks for it (at both widths) and the general one; the launch
   // names no other kernel. A symbolic length keeps every variant.
+  // The variants' suffixes, at the widest vector (f32: 4) and at 1.
   struct Case {
     int64_t length;
-    std::vector<std::string> shapes, general;
+    std::vector<std::string> variants;
   };
-  for (const Case &c : std::vector<Case>{{100, {"w32x8"}, {"warp32x4"}},
-                                         {1000, {"w32x32"}, {"block256x4"}},
-                                         {8192, {"b256x32"}, {"loop512"}},
-                                         {20000, {"m512", "m1024", "c512"}, {"loop512"}}}) {
+  for (const Case &c : std::vector<Case>{
+           {100, {"v4_w32x8", "v1_w32x8", "warp32x4"}},
+           {1000, {"v4_w32x32", "v1_w32x32", "block256x4"}},
+           {8192, {"v4_b256x32", "v1_b256x32", "loop512"}},
+           {20000, {"v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}}}) {
     const std::string n = std::to_string(c.length);
     Generated g = generate("fusion softmax {\n  input x: f32[M, " + n +
                            "]\n  m = max(x, axes=[1], keepdim=true)\n"
@@ -388,15 +442,8 @@ TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksFor
     expectCompiles(g);
     ASSERT_EQ(g.code.size(), 1u);
     const KernelPlan &k = g.code[0].kernels.at(0);
-    const std::string vector = parameter(k, "vector");
-    std::vector<std::string> expected;
-    for (const std::string &shape : c.shapes) {
-      expected.push_back("v" + vector + "_" + shape);
-      if (vector != "1")
-        expected.push_back("v1_" + shape);
-    }
-    expected.insert(expected.end(), c.general.begin(), c.general.end());
-    EXPECT_EQ(test::variantSuffixes(k), expected) << n;
+    EXPECT_EQ(parameter(k, "vector"), "4");
+    EXPECT_EQ(test::variantSuffixes(k), c.variants) << n;
     EXPECT_NE(k.selection.find("L is " + n + " (static extents)"), std::string::npos) << n;
     // Every kernel the host block names is generated.
     for (size_t at = k.hostLaunch.find("\"softmax_k0_"); at != std::string::npos;
