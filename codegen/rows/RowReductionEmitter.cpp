@@ -38,16 +38,19 @@ EmittedKernel RowReductionEmitter::run() {
   k_.split = splitApplies() && k_.generatesCached();
   k_.scratchOffset = cx_.scratchOffset;
   const std::string common = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
-  // Three groups of variants, each a compile unit of its own where the
-  // kernel has more than one: the variants holding rows in registers (and
-  // the general ones), the ones caching rows in shared memory, and the
-  // cluster and split ones.
-  std::string registers, cached, clustered, general;
+  // Four groups of variants, each a compile unit of its own where the
+  // kernel has more than one: the variants holding rows in registers at the
+  // widest vector, those at vectors of 1 (and the general ones), the ones
+  // caching rows in shared memory, and the cluster and split ones.
+  std::string registers, wide, narrow, cached, clustered, general;
   std::set<std::string> emitted; // the shared cached kernel once
   for (const RowFastVariant &v : kRowFastVariants)
     if (k_.generates(v))
-      for (int vector : k_.vectorWidths())
-        registers += contiguousKernel(v, vector);
+      for (int vector : k_.vectorWidths()) {
+        const std::string kernel = contiguousKernel(v, vector);
+        registers += kernel;
+        (vector > 1 ? wide : narrow) += kernel;
+      }
   if (k_.generatesCached()) {
     cached = rowCacheHelpersCuda();
     for (const RowCachedVariant &v : kRowCachedVariants)
@@ -71,11 +74,13 @@ EmittedKernel RowReductionEmitter::run() {
   // The cached group starts with the row cache's helpers; the cluster and
   // split variants' unit needs its own copy (the helpers are guarded).
   std::vector<std::string> groups;
-  for (const std::string *group : {&registers, &cached, &clustered})
+  for (const std::string *group : {&wide, &narrow, &cached, &clustered})
     if (!group->empty())
       groups.push_back(common + (group == &clustered ? rowCacheHelpersCuda() : "") + *group);
   if (groups.size() > 1) {
-    groups.front() += general;
+    // The general variants join the unit of the register variants at 1,
+    // else the first.
+    groups[narrow.empty() || wide.empty() ? 0 : 1] += general;
     out.parts = std::move(groups);
   }
   fillRowPlan(k_, out.plan);

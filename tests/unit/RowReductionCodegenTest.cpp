@@ -102,13 +102,17 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
                               "            a.hints = 1;"),
             std::string::npos);
   EXPECT_NE(k.argsStruct.find("int hints;"), std::string::npos);
-  // Three compile units: the register variants with the general ones, the
-  // cached kernel, the cluster variant.
+  // Four compile units: the register variants at vectors of 8, those at 1
+  // with the general ones, the cached kernels, the cluster variant.
   ASSERT_EQ(g.code[0].kernelUnits.size(), 1u);
-  ASSERT_EQ(g.code[0].kernelUnits[0].size(), 3u);
-  EXPECT_NE(g.code[0].kernelUnits[0][0].find("softmax_k0_loop512("), std::string::npos);
-  EXPECT_NE(g.code[0].kernelUnits[0][1].find("softmax_k0_v8_m("), std::string::npos);
-  EXPECT_NE(g.code[0].kernelUnits[0][2].find("softmax_k0_v8_c512("), std::string::npos);
+  const std::vector<std::string> &units = g.code[0].kernelUnits[0];
+  ASSERT_EQ(units.size(), 4u);
+  EXPECT_NE(units[0].find("softmax_k0_v8_b512x32("), std::string::npos);
+  EXPECT_EQ(units[0].find("softmax_k0_v1_b512x32("), std::string::npos);
+  EXPECT_NE(units[1].find("softmax_k0_v1_b512x32("), std::string::npos);
+  EXPECT_NE(units[1].find("softmax_k0_loop512("), std::string::npos);
+  EXPECT_NE(units[2].find("softmax_k0_v8_m("), std::string::npos);
+  EXPECT_NE(units[3].find("softmax_k0_v8_c512("), std::string::npos);
   EXPECT_NE(k.leftOut.find("(--variants all compiles one per variant)"), std::string::npos);
 }
 
