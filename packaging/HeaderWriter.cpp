@@ -82,18 +82,13 @@ std::vector<header::EmbeddedKernel> kernelSymbols(const std::vector<FusionModel>
       continue;
     for (const KernelPlan &k : m.code->kernels)
       for (const KernelVariant &v : k.variants) {
-        size_t image = 0;
-        if (!images.empty()) {
-          auto it = std::find_if(images.begin(), images.end(), [&](const UnitImage &i) {
-            return std::binary_search(i.symbols.begin(), i.symbols.end(), v.symbol);
-          });
-          if (it == images.end()) {
-            error = "internal: no image holds kernel " + v.symbol;
-            return {};
-          }
-          image = size_t(it - images.begin());
+        const std::optional<size_t> image =
+            images.empty() ? std::optional<size_t>(0) : imageHolding(images, v.symbol);
+        if (!image) {
+          error = "internal: no image holds kernel " + v.symbol;
+          return {};
         }
-        symbols.emplace(v.symbol, image);
+        symbols.emplace(v.symbol, *image);
       }
   }
   std::vector<header::EmbeddedKernel> out;

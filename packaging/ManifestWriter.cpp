@@ -195,10 +195,8 @@ Json parameterJson(const ScheduleValue &value) {
 
 // The index in `images` of the image defining `symbol`; null when none does.
 Json imageIndex(const std::string &symbol, const ManifestContents &c) {
-  for (size_t i = 0; i < c.images.size(); ++i)
-    if (std::binary_search(c.images[i].symbols.begin(), c.images[i].symbols.end(), symbol))
-      return Json(uint64_t{i});
-  return Json();
+  const std::optional<size_t> image = imageHolding(c.images, symbol);
+  return image ? Json(uint64_t{*image}) : Json();
 }
 
 Json kernelJson(const KernelPlan &k, const ManifestContents &c) {

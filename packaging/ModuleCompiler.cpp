@@ -103,6 +103,13 @@ void runJobs(std::vector<Job> &jobs, const ModuleCompileOptions &options,
 
 } // namespace
 
+std::optional<size_t> imageHolding(std::span<const UnitImage> images, const std::string &symbol) {
+  for (size_t i = 0; i < images.size(); ++i)
+    if (std::binary_search(images[i].symbols.begin(), images[i].symbols.end(), symbol))
+      return i;
+  return std::nullopt;
+}
+
 ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
                                   const ModuleCompileOptions &options) {
   ModuleCompileResult result;

@@ -12,6 +12,8 @@
 
 #include <functional>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,10 @@ struct ModuleCompileResult {
   // then "fatbinary".
   StageTimes times;
 };
+
+// The index in `images` of the image defining kernel `symbol`; nothing when
+// none does.
+std::optional<size_t> imageHolding(std::span<const UnitImage> images, const std::string &symbol);
 
 // Alignment of each unit's fatbinary in the blob (the driver loads images
 // from 8-byte aligned addresses).

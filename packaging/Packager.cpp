@@ -21,7 +21,6 @@ PackageResult packageModule(const std::string &name, const Module &module,
   auto emits = [&](const char *kind) {
     return std::find(options.emit.begin(), options.emit.end(), kind) != options.emit.end();
   };
-  const std::string &source = cudaSource;
   HostToolchain host;
   if (emits("so") && !findHostToolchain(host, result.error))
     return result;
@@ -71,7 +70,7 @@ PackageResult packageModule(const std::string &name, const Module &module,
     result.times.push_back({"manifest", watch.lap()});
   }
   if (emits("cuda"))
-    result.files[name + ".cu"] = source;
+    result.files[name + ".cu"] = cudaSource;
   if (emits("so")) {
     // The library is always built from the split form.
     HeaderResult split =
