@@ -208,7 +208,7 @@ int writeOutputs(const PipelineResult &result, const Module &module, const Compi
   }
   if (progress) {
     RunSummary summary = summarize(result, options);
-    summary.nvrtcCompiles = package.nvrtcCompiles;
+    summary.compileJobs = package.compileJobs;
     summary.cacheHits = package.cacheHits;
     summary.seconds = run.seconds();
     summary.files = &package.files;

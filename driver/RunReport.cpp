@@ -40,7 +40,7 @@ std::string progressLine(const CompileJobReport &job) {
 std::string summaryLine(const RunSummary &s) {
   std::string line = "fuserc: " + count(s.fusions, "fusion") + ", " + count(s.kernels, "kernel") +
                      " (" + count(s.variants, "variant") + "), " + count(s.archs, "arch") + " (" +
-                     std::to_string(s.nvrtcCompiles) + " compiled, " + std::to_string(s.cacheHits) +
+                     std::to_string(s.compileJobs) + " compiled, " + std::to_string(s.cacheHits) +
                      " cached) in " + fixed(s.seconds, 1) + " s";
   if (s.files && !s.files->empty()) {
     line += ":";

@@ -16,7 +16,7 @@ std::string progressLine(const CompileJobReport &job);
 
 struct RunSummary {
   size_t fusions = 0, kernels = 0, variants = 0, archs = 0;
-  unsigned nvrtcCompiles = 0, cacheHits = 0;
+  unsigned compileJobs = 0, cacheHits = 0;
   double seconds = 0;
   const std::map<std::string, std::string> *files = nullptr; // name -> bytes, as written
 };

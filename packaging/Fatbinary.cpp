@@ -1,33 +1,14 @@
 // fatbinary invocation (see Fatbinary.h).
 #include "packaging/Fatbinary.h"
 
+#include "packaging/ToolkitProgram.h"
 #include "support/FileBytes.h"
 #include "support/TemporaryDirectory.h"
-
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <limits>
 
 namespace fuserc {
-std::string findFatbinary() {
-  if (auto env = llvm::sys::Process::GetEnv("FUSERC_FATBINARY"); env && !env->empty())
-    return *env;
-#ifdef FUSERC_CUDA_BIN_DIR
-  llvm::SmallString<256> configured(FUSERC_CUDA_BIN_DIR);
-  llvm::sys::path::append(configured, "fatbinary");
-  if (llvm::sys::fs::can_execute(configured))
-    return std::string(configured);
-#endif
-  if (auto onPath = llvm::sys::findProgramByName("fatbinary"))
-    return *onPath;
-  return "";
-}
+std::string findFatbinary() { return findToolkitProgram("fatbinary", "FUSERC_FATBINARY"); }
 
 FatbinResult makeFatbinary(const std::string &fatbinaryPath,
                            const std::vector<FatbinImage> &images) {
@@ -48,15 +29,9 @@ FatbinResult makeFatbinary(const std::string &fatbinaryPath,
     args.push_back("--image3=kind=" + std::string(image.ptx ? "ptx" : "elf") + ",sm=" + image.sm +
                    ",file=" + file);
   }
-  std::vector<llvm::StringRef> argv(args.begin(), args.end());
-  std::string errors = dir.file("stderr.txt");
-  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::None, llvm::StringRef(errors)};
-  std::string message;
-  int rc = llvm::sys::ExecuteAndWait(fatbinaryPath, argv, llvm::None, redirects, 0, 0, &message);
-  if (rc != 0) {
-    auto text = llvm::MemoryBuffer::getFile(errors);
-    result.error = "'" + fatbinaryPath + "' failed" + (message.empty() ? "" : ": " + message) +
-                   (text ? "\n" + (*text)->getBuffer().str() : "");
+  ToolkitRun run = runToolkitProgram(fatbinaryPath, args, dir.file("stderr.txt"));
+  if (!run.ok) {
+    result.error = run.error;
     return result;
   }
   std::optional<std::string> out =

@@ -307,7 +307,8 @@ std::string writeManifest(const ManifestContents &c) {
     images.push(Json::object()
                     .set("unit", i.unit)
                     .set("offset", uint64_t{i.offset})
-                    .set("bytes", uint64_t{i.size}));
+                    .set("bytes", uint64_t{i.size})
+                    .set("ptx_arch", i.ptxArch));
   doc.set("images", images).set("fusions", fusions);
   return doc.print();
 }

@@ -3,10 +3,12 @@
 
 #include "packaging/CompileCache.h"
 #include "packaging/Fatbinary.h"
+#include "packaging/Ptxas.h"
+#include "packaging/SharedPtx.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -38,33 +40,61 @@ std::set<std::string> ptxEntries(const std::string &ptx) {
   return names;
 }
 
+// One step of a module's compile. A unit's architectures compile either
+// each from source (Compile), or, where they share one PTX (SharedPtx.h),
+// through one Ptx job whose PTX Assemble jobs turn into each one's cubin.
+enum class JobKind { Compile, Ptx, Assemble };
+
 struct Job {
+  Job(JobKind k, const CompileUnit *u, std::string a, bool p, std::string cacheKey, size_t f = 0)
+      : kind(k), unit(u), arch(std::move(a)), ptx(p), key(std::move(cacheKey)), from(f) {}
+
+  JobKind kind;
   const CompileUnit *unit;
-  std::string arch;
-  bool ptx;
+  std::string arch; // "sm_90"; a Ptx job's: "compute_80"
+  bool ptx;         // a Compile job also returns PTX
   std::string key;
+  size_t from = 0;               // an Assemble job's Ptx job
+  std::vector<size_t> dependents; // a Ptx job's Assemble jobs
   NvrtcOutput output;
   bool cached = false;
   std::string warning;
   double seconds = 0;
 };
 
-// Runs the jobs on up to `jobs` threads; each writes only its own slot, so the result does not
-// depend on the order they finish in.
+// What a job runs besides the cache: NVRTC, or ptxas on its Ptx job's PTX.
+NvrtcOutput runJob(const Job &job, const std::vector<Job> &jobs, const std::string &ptxas,
+                   const std::vector<std::string> &nvrtcOptions) {
+  const std::string name = job.unit->name;
+  if (job.kind != JobKind::Assemble)
+    return compileWithNvrtc(job.unit->source, name + ".cu", job.arch, job.ptx, nvrtcOptions);
+  const Job &from = jobs[job.from];
+  if (!from.output.ok) {
+    NvrtcOutput failed;
+    failed.log = "no PTX to assemble: its compile for " + from.arch + " failed";
+    return failed;
+  }
+  return assembleWithPtxas(ptxas, from.output.ptx, name, job.arch);
+}
+
+// Runs the jobs on up to `jobs` threads, an Assemble job once its Ptx job
+// is done; each writes only its own slot, so the result does not depend on
+// the order they finish in.
 void runJobs(std::vector<Job> &jobs, const ModuleCompileOptions &options,
-             const std::vector<std::string> &nvrtcOptions) {
-  std::vector<size_t> order(jobs.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
+             const std::string &ptxas, const std::vector<std::string> &nvrtcOptions) {
   // Longest sources first, and of one unit the newest arch first (it also
   // gives PTX, and sm_90 code such as clusters compiles there only).
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  auto before = [&](size_t a, size_t b) {
     const size_t x = jobs[a].unit->source.size(), y = jobs[b].unit->source.size();
     return x != y ? x > y : a > b;
-  });
+  };
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (jobs[i].kind != JobKind::Assemble)
+      ready.push_back(i);
   CompileCache cache(options.cacheDir);
-  std::atomic<size_t> next{0};
-  std::mutex reportMutex;
+  std::mutex mutex;
+  std::condition_variable readyChanged;
   size_t finished = 0;
   auto run = [&](Job &job) {
     if (!options.cacheDir.empty())
@@ -73,22 +103,31 @@ void runJobs(std::vector<Job> &jobs, const ModuleCompileOptions &options,
         job.cached = true;
         return;
       }
-    job.output =
-        compileWithNvrtc(job.unit->source, job.unit->name + ".cu", job.arch, job.ptx, nvrtcOptions);
+    job.output = runJob(job, jobs, ptxas, nvrtcOptions);
     if (job.output.ok && !options.cacheDir.empty())
       cache.store(job.key, job.output, job.warning);
   };
   auto worker = [&] {
-    for (size_t i; (i = next++) < order.size();) {
-      Job &job = jobs[order[i]];
+    std::unique_lock<std::mutex> lock(mutex);
+    while (finished < jobs.size()) {
+      if (ready.empty()) {
+        readyChanged.wait(lock);
+        continue;
+      }
+      auto best = std::min_element(ready.begin(), ready.end(), before);
+      Job &job = jobs[*best];
+      ready.erase(best);
+      lock.unlock();
       Stopwatch watch;
       run(job);
       job.seconds = watch.seconds();
-      if (!options.onJobDone)
-        continue;
-      std::lock_guard<std::mutex> lock(reportMutex);
-      options.onJobDone({job.unit->name, job.arch, job.cached, job.output.ok, job.seconds,
-                         ++finished, jobs.size()});
+      lock.lock();
+      ready.insert(ready.end(), job.dependents.begin(), job.dependents.end());
+      ++finished;
+      readyChanged.notify_all();
+      if (options.onJobDone)
+        options.onJobDone({job.unit->name, job.arch, job.cached, job.output.ok, job.seconds,
+                           finished, jobs.size()});
     }
   };
   const unsigned wanted = options.jobs ? options.jobs : std::thread::hardware_concurrency();
@@ -99,6 +138,21 @@ void runJobs(std::vector<Job> &jobs, const ModuleCompileOptions &options,
   worker();
   for (std::thread &t : pool)
     t.join();
+}
+
+// What a job's log line says it did.
+std::string jobAction(const Job &job) {
+  if (job.cached)
+    return "cache hit";
+  switch (job.kind) {
+  case JobKind::Compile:
+    return "NVRTC compile";
+  case JobKind::Ptx:
+    return "NVRTC compile to PTX";
+  case JobKind::Assemble:
+    return "ptxas";
+  }
+  return "";
 }
 
 } // namespace
@@ -124,38 +178,74 @@ ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
     result.error = "no compile unit";
     return result;
   }
-  result.ptxArch = archs.back();
   const std::vector<std::string> nvrtcOptions = defaultNvrtcOptions();
+  // Without ptxas every arch compiles from source.
+  const std::string ptxas = archs.size() > 1 ? findPtxas() : "";
+  if (archs.size() > 1 && ptxas.empty())
+    result.log.push_back("ptxas not found (set FUSERC_PTXAS): each arch compiles from source");
+  std::vector<std::string> assembleOptions = nvrtcOptions;
+  if (!ptxas.empty())
+    assembleOptions.push_back("assembled by " + programIdentity(ptxas));
 
+  // Per unit, where each arch's cubin comes from and which job gives the
+  // PTX embedded (its newest group's).
+  struct UnitJobs {
+    std::vector<size_t> cubin; // per arch
+    size_t ptx = 0;
+  };
   std::vector<Job> jobs;
-  for (const CompileUnit &unit : units)
-    for (const std::string &arch : archs) {
-      const bool ptx = arch == result.ptxArch;
-      jobs.push_back({&unit,
-                      arch,
-                      ptx,
-                      CompileCache::key(unit.source, arch, ptx, nvrtcOptions),
-                      {},
-                      false,
-                      "",
-                      0});
+  std::vector<UnitJobs> byUnit;
+  for (const CompileUnit &unit : units) {
+    std::vector<std::vector<std::string>> groups;
+    if (ptxas.empty())
+      for (const std::string &arch : archs)
+        groups.push_back({arch});
+    else
+      groups = ptxSharingGroups(unit.source, archs);
+    UnitJobs u;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const std::vector<std::string> &group = groups[g];
+      const bool newest = g + 1 == groups.size();
+      if (group.size() == 1) {
+        u.ptx = jobs.size();
+        u.cubin.push_back(jobs.size());
+        jobs.emplace_back(JobKind::Compile, &unit, group[0], newest,
+                          CompileCache::key(unit.source, group[0], newest, nvrtcOptions));
+        continue;
+      }
+      const std::string compute = virtualArch(group[0]);
+      const size_t from = jobs.size();
+      u.ptx = from;
+      jobs.emplace_back(JobKind::Ptx, &unit, compute, true,
+                        CompileCache::key(unit.source, compute, true, nvrtcOptions));
+      for (const std::string &arch : group) {
+        jobs[from].dependents.push_back(jobs.size());
+        u.cubin.push_back(jobs.size());
+        jobs.emplace_back(JobKind::Assemble, &unit, arch, false,
+                          CompileCache::key(unit.source, arch, false, assembleOptions), from);
+      }
     }
-  runJobs(jobs, options, nvrtcOptions);
+    byUnit.push_back(std::move(u));
+  }
+  runJobs(jobs, options, ptxas, nvrtcOptions);
 
   for (Job &job : jobs) {
-    result.log.push_back(
-        job.unit->name + " " + job.arch + ": " + (job.cached ? "cache hit" : "NVRTC compile") +
-        " (key " + job.key.substr(0, 16) + ")" + (job.warning.empty() ? "" : "; " + job.warning));
+    result.log.push_back(job.unit->name + " " + job.arch + ": " + jobAction(job) + " (key " +
+                         job.key.substr(0, 16) + ")" +
+                         (job.warning.empty() ? "" : "; " + job.warning));
     if (!job.output.ok) {
-      result.error =
-          "NVRTC failed for " + job.arch + " (" + job.unit->name + "):\n" + job.output.log;
+      const char *tool = job.kind == JobKind::Assemble ? "ptxas" : "NVRTC";
+      result.error = std::string(tool) + " failed for " + job.arch + " (" + job.unit->name +
+                     "):\n" + job.output.log;
       result.failedSource = job.unit->source;
       return result;
     }
-    result.nvrtcCompiles += !job.cached;
+    result.compileJobs += !job.cached;
     result.cacheHits += job.cached;
-    result.times.push_back(
-        {(job.cached ? "cache " : "nvrtc ") + job.unit->name + " " + job.arch, job.seconds});
+    const char *step = job.cached ? "cache " : job.kind == JobKind::Assemble ? "ptxas " : "nvrtc ";
+    result.times.push_back({step + job.unit->name + " " + job.arch, job.seconds});
+    if (job.kind == JobKind::Ptx)
+      continue;
     std::vector<KernelResources> &resources = result.resources[job.arch];
     resources.insert(resources.end(), job.output.resources.begin(), job.output.resources.end());
   }
@@ -172,12 +262,14 @@ ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
   Stopwatch fatbinWatch;
   for (size_t u = 0; u < units.size(); ++u) {
     std::vector<FatbinImage> images;
-    for (size_t a = 0; a < archs.size(); ++a) {
-      const Job &job = jobs[u * archs.size() + a];
-      images.push_back({smNumber(job.arch), false, job.output.cubin});
-      if (job.ptx)
-        images.push_back({smNumber(job.arch), true, job.output.ptx});
-    }
+    for (size_t a = 0; a < archs.size(); ++a)
+      images.push_back({smNumber(archs[a]), false, jobs[byUnit[u].cubin[a]].output.cubin});
+    // The PTX of the unit's newest group, for the newest arch or the oldest
+    // of the archs sharing it.
+    const Job &ptxJob = jobs[byUnit[u].ptx];
+    const std::string ptxArch =
+        ptxJob.kind == JobKind::Ptx ? jobs[ptxJob.dependents.front()].arch : ptxJob.arch;
+    images.push_back({smNumber(ptxArch), true, ptxJob.output.ptx});
     FatbinResult fatbin = makeFatbinary(tool, images);
     if (!fatbin.ok) {
       result.error = fatbin.error;
@@ -186,11 +278,12 @@ ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
     result.fatbin.resize((result.fatbin.size() + kUnitImageAlignment - 1) / kUnitImageAlignment *
                              kUnitImageAlignment,
                          '\0');
-    // The unit's kernels: its PTX's entry points (the newest arch's job).
-    const std::set<std::string> symbols =
-        ptxEntries(jobs[u * archs.size() + archs.size() - 1].output.ptx);
+    // The unit's kernels: its PTX's entry points.
+    const std::set<std::string> symbols = ptxEntries(ptxJob.output.ptx);
     result.images.push_back({units[u].name, result.fatbin.size(), fatbin.bytes.size(),
-                             std::vector<std::string>(symbols.begin(), symbols.end())});
+                             std::vector<std::string>(symbols.begin(), symbols.end()), ptxArch});
+    if (result.ptxArch.empty() || olderArch(result.ptxArch, ptxArch))
+      result.ptxArch = ptxArch;
     result.fatbin += fatbin.bytes;
   }
   result.times.push_back({"fatbinary", fatbinWatch.seconds()});

@@ -1,8 +1,10 @@
 // Compiles a module's compile units (one per kernel: the prelude and the
-// kernel's variants) for every requested architecture, unit x arch jobs in
-// parallel, each through the compile cache on its own content key, and
-// packages each unit's images into its own fatbinary: a cubin per arch plus
-// PTX of the newest. The fatbinaries lie back to back in one blob (each
+// kernel's variants) for every requested architecture, jobs in parallel,
+// each through the compile cache on its own content key, and packages each
+// unit's images into its own fatbinary: a cubin per arch plus PTX of the
+// newest. The archs a unit's source cannot tell apart share one NVRTC
+// compile to PTX, which ptxas assembles for each (SharedPtx.h); the others
+// compile from source each. The fatbinaries lie back to back in one blob (each
 // 16-byte aligned), which NAME.fatbin and NAME.c hold.
 #pragma once
 
@@ -22,7 +24,7 @@ namespace fuserc {
 // One finished compile job, as the progress display reports it.
 struct CompileJobReport {
   std::string unit;    // what was compiled: the unit's name ("softmax_k0")
-  std::string arch;    // "sm_90"
+  std::string arch;    // "sm_90"; a compile to PTX several archs share: "compute_80"
   bool cached = false; // served by the compile cache
   bool ok = false;
   double seconds = 0; // wall-clock, cache lookup included
@@ -46,6 +48,7 @@ struct UnitImage {
   size_t offset = 0;
   size_t size = 0;
   std::vector<std::string> symbols;
+  std::string ptxArch; // the arch its PTX was compiled for
 };
 
 struct ModuleCompileResult {
@@ -56,11 +59,12 @@ struct ModuleCompileResult {
   std::vector<UnitImage> images;
   std::map<std::string, std::vector<KernelResources>> resources; // by arch, sorted by kernel
   std::vector<std::string> log; // one line per compile: unit, arch, cache hit or NVRTC
-  unsigned nvrtcCompiles = 0;   // compiles that ran NVRTC (not served by the cache)
+  unsigned compileJobs = 0;   // jobs that ran NVRTC or ptxas (not served by the cache)
   unsigned cacheHits = 0;       // compiles the cache served
-  std::string ptxArch;          // the arch whose PTX is embedded
-  // Each job ("nvrtc softmax_k0 sm_90", "cache ...") in unit and arch order,
-  // then "fatbinary".
+  std::string ptxArch;          // the newest arch an image's PTX was compiled for
+  // Each job ("nvrtc softmax_k0 sm_90", "nvrtc softmax_k0 compute_80",
+  // "ptxas softmax_k0 sm_90", "cache ...") in unit and arch order, then
+  // "fatbinary".
   StageTimes times;
 };
 

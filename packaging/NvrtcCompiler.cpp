@@ -31,7 +31,13 @@ std::string programLog(nvrtcProgram program) {
   return log;
 }
 
-// Drops the lines that vary from run to run ("Compile time = 2.5 ms").
+int firstNumberAfter(const std::string &line, const std::regex &re) {
+  std::smatch m;
+  return std::regex_search(line, m, re) ? std::stoi(m[1].str()) : 0;
+}
+
+} // namespace
+
 std::string withoutTimings(const std::string &log) {
   std::istringstream in(log);
   std::string line, out;
@@ -40,13 +46,6 @@ std::string withoutTimings(const std::string &log) {
       out += line + "\n";
   return out;
 }
-
-int firstNumberAfter(const std::string &line, const std::regex &re) {
-  std::smatch m;
-  return std::regex_search(line, m, re) ? std::stoi(m[1].str()) : 0;
-}
-
-} // namespace
 
 std::string smNumber(const std::string &arch) {
   static const std::regex re("^sm_([0-9]{2,3}[a-z]?)$");

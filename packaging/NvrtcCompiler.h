@@ -47,6 +47,10 @@ std::string nvrtcVersionString();
 // ascending.
 std::vector<int> nvrtcSupportedArchs();
 
+// `log` without the lines that vary from run to run ("Compile time = 2.5
+// ms").
+std::string withoutTimings(const std::string &log);
+
 // Parses ptxas' verbose report ("Function properties for k", "Used 8
 // registers, used 0 barriers, 16 bytes smem"...). Exposed for tests.
 std::vector<KernelResources> parsePtxasReport(const std::string &log);

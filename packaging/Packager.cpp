@@ -32,7 +32,7 @@ PackageResult packageModule(const std::string &name, const Module &module,
   ModuleCompileResult compiled = compileModule(units, compile);
   result.log = compiled.log;
   result.times = compiled.times;
-  result.nvrtcCompiles = compiled.nvrtcCompiles;
+  result.compileJobs = compiled.compileJobs;
   result.cacheHits = compiled.cacheHits;
   if (!compiled.ok) {
     result.error = compiled.error;
@@ -59,6 +59,7 @@ PackageResult packageModule(const std::string &name, const Module &module,
   contents.images = compiled.images;
   contents.variants = options.variants;
   contents.toolchain = currentToolchain(options.archs);
+  contents.toolchain.ptxArch = compiled.ptxArch;
   if (emits("header") || emits("single-header"))
     result.files[name + ".h"] = header.text;
   if (emits("source"))

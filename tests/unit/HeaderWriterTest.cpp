@@ -138,8 +138,9 @@ TEST(HeaderWriter, ListsEveryKernelVariantForTheLoader) {
 TEST(HeaderWriter, MapsEachKernelToTheImageDefiningIt) {
   std::unique_ptr<test::Compiled> compiled = test::compile(test::kScaleAndViews);
   ASSERT_TRUE(compiled->ok) << compiled->diagnostics;
-  const std::vector<UnitImage> images = {{"views_k0", 0, 4, {"views_k0"}},
-                                         {"scale_k0", 16, 4, {"scale_k0", "scale_k0_vec4"}}};
+  const std::vector<UnitImage> images = {
+      {"views_k0", 0, 4, {"views_k0"}, "sm_90"},
+      {"scale_k0", 16, 4, {"scale_k0", "scale_k0_vec4"}, "sm_90"}};
   HeaderResult header =
       writeHeader("kernels", compiled->module, {test::scaleCode(), test::viewsCode()},
                   std::string(20, '\0'), HeaderForm::Single, images);

@@ -35,8 +35,8 @@ Written write(const char *source, std::vector<FusionCode> code) {
     w.segments.push_back(summarizeSegments(sf));
   w.resources["sm_80"] = {{"scale_k0", 16, 0, 0, 0, 0}, {"scale_k0_vec4", 20, 0, 0, 0, 0}};
   w.resources["sm_90"] = {{"scale_k0", 18, 0, 8, 4, 4}};
-  w.images = {{"views_k0", 0, 1000, {"views_k0"}},
-              {"scale_k0", 1008, 2000, {"scale_k0", "scale_k0_vec4"}}};
+  w.images = {{"views_k0", 0, 1000, {"views_k0"}, "sm_80"},
+              {"scale_k0", 1008, 2000, {"scale_k0", "scale_k0_vec4"}, "sm_90"}};
   ManifestContents contents;
   contents.name = "kernels";
   contents.module = &w.compiled->module;
@@ -66,8 +66,8 @@ TEST(ManifestWriter, StartsWithFormatVersionToolchainAndArchs) {
   "ptx_arch": "sm_90",
   "variants": "default",
   "images": [
-    {"unit": "views_k0", "offset": 0, "bytes": 1000},
-    {"unit": "scale_k0", "offset": 1008, "bytes": 2000}
+    {"unit": "views_k0", "offset": 0, "bytes": 1000, "ptx_arch": "sm_80"},
+    {"unit": "scale_k0", "offset": 1008, "bytes": 2000, "ptx_arch": "sm_90"}
   ],
 )j");
 }

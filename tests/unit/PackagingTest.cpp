@@ -5,6 +5,8 @@
 #include "packaging/Fatbinary.h"
 #include "packaging/ModuleCompiler.h"
 #include "packaging/NvrtcCompiler.h"
+#include "packaging/Ptxas.h"
+#include "packaging/SharedPtx.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -143,17 +145,76 @@ TEST(CompileCache, StoredEntriesLoadBackAndKeysSeparateInputs) {
 namespace fuserc {
 namespace {
 
-TEST(ModuleCompiler, CompilesEveryArchOnceAndEmbedsPtxOfTheNewest) {
+TEST(ModuleCompiler, ArchsSharingPtxCompileOnceAndAssembleEach) {
   ModuleCompileOptions options;
   options.archs = {"sm_90", "sm_80", "sm_90"};
   ModuleCompileResult r = compileModule({{"k", kSource}}, options);
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.ptxArch, "sm_90");
-  EXPECT_EQ(r.nvrtcCompiles, 2u);
+  EXPECT_EQ(r.ptxArch, "sm_80");
+  EXPECT_EQ(r.compileJobs, 3u); // PTX for sm_80, ptxas for sm_80 and sm_90
+  ASSERT_EQ(r.log.size(), 3u);
+  EXPECT_EQ(r.log[0].substr(0, r.log[0].find(" (")), "k compute_80: NVRTC compile to PTX");
+  EXPECT_EQ(r.log[2].substr(0, r.log[2].find(" (")), "k sm_90: ptxas");
   EXPECT_EQ(r.resources.size(), 2u);
   ASSERT_EQ(r.images.size(), 1u);
+  EXPECT_EQ(r.images[0].ptxArch, "sm_80");
   EXPECT_EQ(r.images[0].offset, 0u);
   EXPECT_EQ(r.images[0].size, r.fatbin.size());
+}
+
+TEST(ModuleCompiler, ArchsTheSourceTellsApartCompileEachAndEmbedPtxOfTheNewest) {
+  const std::string source =
+      std::string("#if __CUDA_ARCH__ >= 900\n#define FAST 1\n#endif\n") + kSource;
+  ModuleCompileOptions options;
+  options.archs = {"sm_80", "sm_90"};
+  ModuleCompileResult r = compileModule({{"k", source}}, options);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.compileJobs, 2u);
+  EXPECT_EQ(r.images[0].ptxArch, "sm_90");
+  EXPECT_EQ(r.ptxArch, "sm_90");
+}
+
+TEST(ModuleCompiler, PtxasGivesTheResourcesNvrtcReports) {
+  NvrtcOutput direct = compileWithNvrtc(kSource, "k.cu", "sm_90", false, defaultNvrtcOptions());
+  NvrtcOutput ptx = compileWithNvrtc(kSource, "k.cu", "compute_90", true, defaultNvrtcOptions());
+  ASSERT_TRUE(direct.ok && ptx.ok) << direct.log << ptx.log;
+  EXPECT_TRUE(ptx.cubin.empty());
+  const std::string ptxas = findPtxas();
+  ASSERT_FALSE(ptxas.empty());
+  NvrtcOutput assembled = assembleWithPtxas(ptxas, ptx.ptx, "k", "sm_90");
+  ASSERT_TRUE(assembled.ok) << assembled.log;
+  EXPECT_FALSE(assembled.cubin.empty());
+  ASSERT_EQ(assembled.resources.size(), direct.resources.size());
+  for (size_t i = 0; i < direct.resources.size(); ++i) {
+    EXPECT_EQ(assembled.resources[i].kernel, direct.resources[i].kernel);
+    EXPECT_EQ(assembled.resources[i].registers, direct.resources[i].registers);
+    EXPECT_EQ(assembled.resources[i].sharedBytes, direct.resources[i].sharedBytes);
+  }
+  EXPECT_EQ(assembled.log.find("Compile time"), std::string::npos);
+  NvrtcOutput broken = assembleWithPtxas(ptxas, "not ptx", "broken", "sm_90");
+  EXPECT_FALSE(broken.ok);
+  EXPECT_NE(broken.log.find("failed"), std::string::npos) << broken.log;
+}
+
+TEST(SharedPtx, ArchsOnTheSameSideOfEveryArchTestShareOnePtx) {
+  using Groups = std::vector<std::vector<std::string>>;
+  const std::vector<std::string> archs = {"sm_75", "sm_80", "sm_86", "sm_90"};
+  EXPECT_EQ(ptxSharingGroups("plain", archs), (Groups{archs}));
+  EXPECT_EQ(ptxSharingGroups("#if __CUDA_ARCH__ >= 800\n#endif", archs),
+            (Groups{{"sm_75"}, {"sm_80", "sm_86", "sm_90"}}));
+  EXPECT_EQ(ptxSharingGroups("#if __CUDA_ARCH__>=800\n#elif __CUDA_ARCH__ >= 900", archs),
+            (Groups{{"sm_75"}, {"sm_80", "sm_86"}, {"sm_90"}}));
+}
+
+TEST(SharedPtx, OtherArchTestsAndFeatureArchsCompileAlone) {
+  using Groups = std::vector<std::vector<std::string>>;
+  EXPECT_EQ(ptxSharingGroups("#if __CUDA_ARCH__ == 800", {"sm_80", "sm_90"}),
+            (Groups{{"sm_80"}, {"sm_90"}}));
+  EXPECT_EQ(ptxSharingGroups("#ifdef __CUDA_ARCH__", {"sm_80", "sm_90"}),
+            (Groups{{"sm_80"}, {"sm_90"}}));
+  EXPECT_EQ(ptxSharingGroups("", {"sm_80", "sm_90", "sm_90a"}),
+            (Groups{{"sm_80", "sm_90"}, {"sm_90a"}}));
+  EXPECT_EQ(virtualArch("sm_86"), "compute_86");
 }
 
 TEST(ModuleCompiler, NvrtcErrorsNameTheArchTheUnitAndCarryTheLog) {
@@ -180,7 +241,7 @@ TEST(ModuleCompiler, EachUnitIsItsOwnAlignedFatbinaryWithItsKernelsResources) {
   options.archs = {"sm_80", "sm_90"};
   ModuleCompileResult r = compileModule(twoUnits("other"), options);
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.nvrtcCompiles, 4u);
+  EXPECT_EQ(r.compileJobs, 6u); // per unit: PTX, then ptxas for each arch
   ASSERT_EQ(r.images.size(), 2u);
   EXPECT_EQ(r.images[0].unit, "first");
   EXPECT_EQ(r.images[1].unit, "second");
@@ -210,16 +271,16 @@ TEST(ModuleCompiler, ChangingOneUnitRecompilesOnlyThatUnit) {
   options.cacheDir = std::string(dir);
   ModuleCompileResult cold = compileModule(twoUnits("other"), options);
   ASSERT_TRUE(cold.ok) << cold.error;
-  EXPECT_EQ(cold.nvrtcCompiles, 4u);
+  EXPECT_EQ(cold.compileJobs, 6u);
   EXPECT_EQ(cold.cacheHits, 0u);
   ModuleCompileResult warm = compileModule(twoUnits("other"), options);
-  EXPECT_EQ(warm.nvrtcCompiles, 0u);
-  EXPECT_EQ(warm.cacheHits, 4u);
+  EXPECT_EQ(warm.compileJobs, 0u);
+  EXPECT_EQ(warm.cacheHits, 6u);
   EXPECT_EQ(warm.fatbin, cold.fatbin);
   ModuleCompileResult edited = compileModule(twoUnits("edited"), options);
   ASSERT_TRUE(edited.ok) << edited.error;
-  EXPECT_EQ(edited.nvrtcCompiles, 2u); // the second unit, for both archs
-  EXPECT_EQ(edited.cacheHits, 2u);
+  EXPECT_EQ(edited.compileJobs, 3u); // the second unit: its PTX, for both archs
+  EXPECT_EQ(edited.cacheHits, 3u);
   llvm::sys::fs::remove_directories(dir);
 }
 
