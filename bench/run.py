@@ -27,6 +27,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,7 +49,10 @@ def parse_args():
                    help="fuserc-interp (the signature of a case fuserc cannot compile, for its "
                         "PyTorch baselines)")
     p.add_argument("--out", required=True, help="JSON file (or a directory for bench.json)")
-    p.add_argument("--work", default="/tmp/fuserc-bench")
+    # Each run builds into its own directory: runs sharing one would empty
+    # each other's builds.
+    p.add_argument("--work", default=None,
+                   help="build directory (default: a new one under /tmp per run)")
     p.add_argument("--dlpack-include", default="/usr/include")
     p.add_argument("--cuda-home", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     p.add_argument("--arch", default="sm_90")
@@ -73,7 +77,10 @@ def parse_args():
     p.add_argument("--reduce-sweep", default="",
                    help="comma-separated row counts M: instead of the suite, run sum_inner at M "
                         "rows of 2^28 / M f32 (1 GiB read; M = 1 sums the whole tensor)")
-    return p.parse_args()
+    args = p.parse_args()
+    if args.work is None:
+        args.work = tempfile.mkdtemp(prefix="fuserc-bench-")
+    return args
 
 
 def bytes_moved(spec, binding):

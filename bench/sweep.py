@@ -31,6 +31,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -90,6 +91,14 @@ def _rows():
             yield {"M": m, "N": n}
 
 
+def _odd_rows():
+    # Row lengths no vector width divides (vocabularies, class counts):
+    # every row starts off a vector boundary.
+    for m in (16, 256, 4096, 65536):
+        for n in (100, 300, 1000, 1500, 3001, 5001, 9999, 16383):
+            yield {"M": m, "N": n}
+
+
 def _columns(fusion):
     for k in (1, 4, 64, 256, 4096):
         for r in (1, 64, 4096, 262144, 2**22, 2**26):
@@ -115,6 +124,9 @@ CLASSES = {
     "rows": ({f: "rows.fus" for f in ("row_sum_bf16", "row_max_f32", "softmax_bf16",
                                       "log_softmax_f32", "rmsnorm_bf16", "layernorm_f32")},
              lambda f: _rows()),
+    "odd_rows": ({f: "rows.fus" for f in ("row_sum_bf16", "row_max_f32", "softmax_bf16",
+                                          "log_softmax_f32", "rmsnorm_bf16", "layernorm_f32")},
+                 lambda f: _odd_rows()),
     "columns": ({f: "columns.fus" for f in ("col_sum_f32", "col_max_bf16", "middle_mean_f32")},
                 _columns),
     "whole": ({f: "whole.fus" for f in ("total_sum_f32", "amax_abs_bf16", "mean_var_f32")},
@@ -137,7 +149,10 @@ def parse_args():
     p.add_argument("--fuserc", required=True)
     p.add_argument("--interp", help="accepted for bench/run.py's command line; unused")
     p.add_argument("--out", required=True, help="JSON file of every point")
-    p.add_argument("--work", default="/tmp/fuserc-sweep")
+    # Each run builds into its own directory: runs sharing one would empty
+    # each other's builds.
+    p.add_argument("--work", default=None,
+                   help="build directory (default: a new one under /tmp per run)")
     p.add_argument("--dlpack-include", default="/usr/include")
     p.add_argument("--cuda-home", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     p.add_argument("--arch", default="sm_90")
@@ -150,6 +165,8 @@ def parse_args():
     p.add_argument("--rep-ms", type=int, default=100)
     p.add_argument("--dry-run", action="store_true")
     args = p.parse_args()
+    if args.work is None:
+        args.work = tempfile.mkdtemp(prefix="fuserc-sweep-")
     # What bench/run.py's bench_case reads.
     args.baselines, args.timing, args.kernels = "compiled", "graph", False
     return args

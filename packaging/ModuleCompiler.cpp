@@ -54,7 +54,7 @@ struct Job {
   std::string arch; // "sm_90"; a Ptx job's: "compute_80"
   bool ptx;         // a Compile job also returns PTX
   std::string key;
-  size_t from = 0;               // an Assemble job's Ptx job
+  size_t from = 0;                // an Assemble job's Ptx job
   std::vector<size_t> dependents; // a Ptx job's Assemble jobs
   NvrtcOutput output;
   bool cached = false;
@@ -80,8 +80,8 @@ NvrtcOutput runJob(const Job &job, const std::vector<Job> &jobs, const std::stri
 // Runs the jobs on up to `jobs` threads, an Assemble job once its Ptx job
 // is done; each writes only its own slot, so the result does not depend on
 // the order they finish in.
-void runJobs(std::vector<Job> &jobs, const ModuleCompileOptions &options,
-             const std::string &ptxas, const std::vector<std::string> &nvrtcOptions) {
+void runJobs(std::vector<Job> &jobs, const ModuleCompileOptions &options, const std::string &ptxas,
+             const std::vector<std::string> &nvrtcOptions) {
   // Longest sources first, and of one unit the newest arch first (it also
   // gives PTX, and sm_90 code such as clusters compiles there only).
   auto before = [&](size_t a, size_t b) {

@@ -59,7 +59,7 @@ struct ModuleCompileResult {
   std::vector<UnitImage> images;
   std::map<std::string, std::vector<KernelResources>> resources; // by arch, sorted by kernel
   std::vector<std::string> log; // one line per compile: unit, arch, cache hit or NVRTC
-  unsigned compileJobs = 0;   // jobs that ran NVRTC or ptxas (not served by the cache)
+  unsigned compileJobs = 0;     // jobs that ran NVRTC or ptxas (not served by the cache)
   unsigned cacheHits = 0;       // compiles the cache served
   std::string ptxArch;          // the newest arch an image's PTX was compiled for
   // Each job ("nvrtc softmax_k0 sm_90", "nvrtc softmax_k0 compute_80",

@@ -36,7 +36,7 @@ struct PackageResult {
   std::map<std::string, std::string> files; // file name -> bytes
   std::vector<std::string> log;             // for --verbose
   StageTimes times;                         // compiles, fatbinary, each file rendered
-  unsigned compileJobs = 0;               // compile jobs the cache did not serve
+  unsigned compileJobs = 0;                 // compile jobs the cache did not serve
   unsigned cacheHits = 0;
 };
 

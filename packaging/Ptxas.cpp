@@ -21,8 +21,7 @@ std::string programIdentity(const std::string &path) {
   if (llvm::sys::fs::status(path, status))
     return path + " (missing)";
   return path + " " + std::to_string(status.getSize()) + " bytes, modified " +
-         std::to_string(
-             llvm::sys::toTimeT(status.getLastModificationTime()));
+         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
 }
 
 NvrtcOutput assembleWithPtxas(const std::string &ptxas, const std::string &ptx,

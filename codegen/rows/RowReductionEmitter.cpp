@@ -45,8 +45,8 @@ EmittedKernel RowReductionEmitter::run() {
   std::string registers, wide, narrow, cached, clustered, general;
   std::set<std::string> emitted; // the shared cached kernel once
   for (const RowFastVariant &v : kRowFastVariants)
-    if (k_.generates(v))
-      for (int vector : k_.vectorWidths()) {
+    for (int vector : k_.vectorWidths())
+      if (k_.generates(v, vector)) {
         const std::string kernel = contiguousKernel(v, vector);
         registers += kernel;
         (vector > 1 ? wide : narrow) += kernel;

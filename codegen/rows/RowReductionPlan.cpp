@@ -77,19 +77,30 @@ bool meets(const RowKernel &rk, int64_t lo, int64_t hi) {
 
 } // namespace
 
-// The host's chain (hostLaunch): contiguous variant v takes lengths above
-// the previous one's limit up to its own (at most kRowCachedAbove).
-bool RowKernel::generates(const RowFastVariant &v) const {
-  if (budget == VariantBudget::Minimal)
+// The host's chain (hostLaunch): at each width, contiguous variant v takes
+// lengths above the previous one's limit (of those running at that width)
+// up to its own (at most kRowCachedAbove).
+bool RowKernel::generates(const RowFastVariant &v, int width) const {
+  if (budget == VariantBudget::Minimal || !contiguous() || !runs(v, width))
     return false;
   int64_t lo = 1;
   for (const RowFastVariant &f : kRowFastVariants) {
+    if (!runs(f, width))
+      continue;
     const int64_t hi = std::min(f.maxLength(), kRowCachedAbove);
     if (&f == &v)
-      return contiguous() && meets(*this, lo, std::min(hi, kRowCachedMaxLength));
+      return meets(*this, lo, std::min(hi, kRowCachedMaxLength));
     lo = std::max(lo, hi + 1);
   }
   return false;
+}
+
+int64_t RowKernel::registersUpTo(int width) const {
+  int64_t longest = 0;
+  for (const RowFastVariant &f : kRowFastVariants)
+    if (runs(f, width))
+      longest = std::max(longest, std::min(f.maxLength(), kRowCachedAbove));
+  return longest;
 }
 
 // General variants: each persistent one takes the lengths from 1 above the
@@ -109,14 +120,14 @@ bool RowKernel::generates(const RowVariant &v) const {
 
 bool RowKernel::generatesCached() const {
   return budget != VariantBudget::Minimal && contiguous() &&
-         meets(*this, kRowCachedAbove + 1, kRowCachedMaxLength);
+         meets(*this, registersUpTo(1) + 1, kRowCachedMaxLength);
 }
 
 bool RowKernel::generatesContiguous() const {
   if (generatesCached())
     return true;
   for (const RowFastVariant &v : kRowFastVariants)
-    if (generates(v))
+    if (generates(v, vector))
       return true;
   return false;
 }
@@ -219,8 +230,29 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
     return s;
   };
   const int bytes = rk.cachedBytes();
-  if (bytes == 0)
-    return choose(kRowCachedVariants[0], pad);
+  // Rows the register variants hold at the widest vector but not at 1 (see
+  // kRowNarrowMaxElements), at shifted vectors: the shared kernel with the
+  // fewest threads (at least kRowShortCachedThreads) that cover the row in
+  // one step, so that more rows stream at once.
+  const bool sized = rk.sizesSharedKernel();
+  auto sizedLaunch = [&](const std::string &in) {
+    const std::string step = std::to_string(rk.vector * kRowCachedUnroll);
+    std::string s = in + "/* rows the register variants hold only at wider vectors */\n";
+    s += in + "threads = " + std::to_string(kRowShortCachedThreads) + ";\n";
+    s += in + "while (threads < " + std::to_string(kRowCachedVariants[0].threads) +
+         " && (long long)threads * " + step + " < a.len + " + std::to_string(rk.vector - 1) +
+         ")\n" + in + "  threads *= 2;\n";
+    s += in + "kernel = \"" + rowKernelName(rk, kRowCachedVariants[0], rk.vector) + "\";\n";
+    s += in + "block = threads;\n" + in + "groups = a.rows;\n" + in + "a.hints = 0;\n";
+    return s;
+  };
+  const std::string shortRows = "shifted > 1 && a.len <= " + std::to_string(kRowCachedAbove);
+  if (bytes == 0) {
+    if (!sized)
+      return choose(kRowCachedVariants[0], pad);
+    return pad + "if (" + shortRows + ") {\n" + sizedLaunch(pad + "  ") + pad + "} else {\n" +
+           choose(kRowCachedVariants[0], pad + "  ") + pad + "}\n";
+  }
   int regions = 0;
   std::string shared;
   for (size_t t = 0; t < rk.tensors.size(); ++t)
@@ -243,23 +275,39 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   };
   const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
   static_assert(std::size(kRowCachedVariants) == 2, "one branch per cached variant");
-  s += fit(first, pad);
-  s += pad + "if (4 * fit >= 3 * span) {\n" + choose(first, pad + "  ");
-  const std::string in = pad + "  ", in2 = in + "  ";
-  s += pad + "} else {\n" + fit(last, in);
-  s += in + "if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported(\"" +
-       rowKernelName(rk, kRowClusterVariant, rk.vector) + "\")) {\n" + choose(last, in2);
-  // The cluster's blocks take what m512's take; each CTA caches its slice
-  // of the row. Clusters of more CTAs measured slower (a barrier per
-  // combine waits for the slowest): the fewest that cache 3/4 of the row.
-  static_assert(kRowClusterVariant.blocksPerSM == kRowCachedVariants[0].blocksPerSM);
-  s += in + "} else {\n" + fit(kRowClusterVariant, in2);
-  s += in2 + "cluster = 2;\n" + in2 + "while (cluster < " + std::to_string(kRowClusterMax) +
-       " && 4 * cluster * fit < 3 * span)\n" + in2 + "  cluster *= 2;\n";
-  s += choose(kRowClusterVariant, in2);
-  s += in2 + "/* each CTA's slice of the row */\n";
-  s += in2 + "span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * shifted;\n";
-  s += in + "}\n" + pad + "}\n";
+  // The variant whose cache holds the row, indented by `at`.
+  auto byFit = [&](const std::string &at) {
+    std::string c = fit(first, at);
+    c += at + "if (4 * fit >= 3 * span) {\n" + choose(first, at + "  ");
+    const std::string in = at + "  ", in2 = in + "  ";
+    c += at + "} else {\n" + fit(last, in);
+    c += in + "if (4 * fit >= 3 * span || !FUSERC_NAME_clusters_supported(\"" +
+         rowKernelName(rk, kRowClusterVariant, rk.vector) + "\")) {\n" + choose(last, in2);
+    // The cluster's blocks take what m512's take; each CTA caches its slice
+    // of the row. Clusters of more CTAs measured slower (a barrier per
+    // combine waits for the slowest): the fewest that cache 3/4 of the row.
+    static_assert(kRowClusterVariant.blocksPerSM == kRowCachedVariants[0].blocksPerSM);
+    c += in + "} else {\n" + fit(kRowClusterVariant, in2);
+    c += in2 + "cluster = 2;\n" + in2 + "while (cluster < " + std::to_string(kRowClusterMax) +
+         " && 4 * cluster * fit < 3 * span)\n" + in2 + "  cluster *= 2;\n";
+    c += choose(kRowClusterVariant, in2);
+    c += in2 + "/* each CTA's slice of the row */\n";
+    c += in2 + "span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * shifted;\n";
+    c += in + "}\n" + at + "}\n";
+    return c;
+  };
+  if (sized) {
+    // kRowMinThreadsPerSM threads per multiprocessor, each block caching
+    // its share.
+    s += pad + "if (" + shortRows + ") {\n" + sizedLaunch(pad + "  ");
+    s += pad + "  room = (long long)per_sm / (" + std::to_string(kRowMinThreadsPerSM) +
+         " / threads) - 1024;\n";
+    s += pad + "  fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
+         std::to_string(bytes) + " / shifted * shifted;\n";
+    s += pad + "} else {\n" + byFit(pad + "  ") + pad + "}\n";
+  } else {
+    s += byFit(pad);
+  }
   s += pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n";
   s += pad + "shared = (unsigned)(" + shared + ");\n";
   return s;
@@ -293,8 +341,8 @@ std::string forcedVariants(const RowKernel &rk) {
   std::vector<ForcedVariant> alternatives;
   if (rk.generatesContiguous()) {
     for (const RowFastVariant &v : kRowFastVariants)
-      if (rk.generates(v))
-        for (int vector : rk.vectorWidths())
+      for (int vector : rk.vectorWidths())
+        if (rk.generates(v, vector))
           alternatives.push_back(
               {(vector == 1 ? std::string("vec") : "vec == " + std::to_string(vector)) +
                    " && a.len <= " + std::to_string(v.maxLength()),
@@ -339,6 +387,8 @@ std::string hostLaunch(const RowKernel &rk) {
   s += "  if (a.rows > 0) {\n";
   s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
   s += "    int shifted = 1;  /* the cached variant's */\n";
+  if (rk.sizesSharedKernel())
+    s += "    unsigned threads = 0;  /* the shared cached kernel's on shorter rows */\n";
   if (rk.clustered())
     s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
   if (rk.split)
@@ -349,18 +399,26 @@ std::string hostLaunch(const RowKernel &rk) {
        "LL) vec = 0;  /* the cached variants count row positions in 32 bits */\n";
   std::vector<std::pair<std::string, std::string>> fast;
   for (const RowFastVariant &v : kRowFastVariants) {
-    if (rk.generates(v))
-      fast.push_back({"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)),
-                      "        kernel = vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
-                          rowKernelName(rk, v, rk.vector) + "\";\n" +
-                          launchShape(v.block(), v.rowsPerBlock, "        ")});
+    // At one width only where the variant is generated at one width only.
+    const bool wide = rk.generates(v, rk.vector), narrow = rk.vector > 1 && rk.generates(v, 1);
+    if (!wide && !narrow)
+      continue;
+    const std::string kernel = wide && narrow
+                                   ? "vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+                                         rowKernelName(rk, v, rk.vector) + "\""
+                                   : "\"" + rowKernelName(rk, v, wide ? rk.vector : 1) + "\"";
+    const std::string width = wide && narrow ? "" : wide ? " && vec > 1" : " && vec == 1";
+    fast.push_back({"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width,
+                    "        kernel = " + kernel + ";\n" +
+                        launchShape(v.block(), v.rowsPerBlock, "        ")});
   }
   if (rk.generatesCached()) {
     std::string cached;
     if (rk.split) {
       const std::string T = std::to_string(kRowSplitTargetBlocks),
                         M = std::to_string(kRowSplitMinSlice);
-      cached += "        if (a.rows * 2 <= " + T + " && a.len / " + M + " >= 2) {\n";
+      cached += "        if (a.rows * 2 <= " + T + " && a.len / " + M + " >= 2 && a.len > " +
+                std::to_string(kRowCachedAbove) + ") {\n";
       cached +=
           splitLaunch(rk, "          ",
                       T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M);
@@ -434,8 +492,8 @@ std::vector<int64_t> dimNumbers(const std::vector<size_t> &dims) {
 void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : rk.vectorWidths()) {
-      if (!rk.generates(v))
-        break;
+      if (!rk.generates(v, vector))
+        continue;
       std::string what =
           v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
                                std::to_string(v.rowsPerBlock) + " rows per block"
@@ -549,13 +607,20 @@ std::string contiguousRule(const RowKernel &rk) {
                      V + " (L a multiple of " + V +
                      ", pointers and row starts aligned to W elements) or else of W = 1, by "
                      "L: ";
-  int64_t below = 0;
-  for (const RowFastVariant &v : kRowFastVariants) {
-    if (below >= kRowCachedAbove)
-      break;
-    rule += std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
-    below = v.maxLength();
+  // The register variants at each width, then the cached ones above the
+  // longest of them.
+  for (int width : rk.vectorWidths()) {
+    if (rk.vector > 1)
+      rule += "at W = " + std::to_string(width) + " ";
+    for (const RowFastVariant &v : kRowFastVariants)
+      if (rk.runs(v, width) && v.maxLength() <= rk.registersUpTo(width))
+        rule += std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
   }
+  const int64_t below = rk.registersUpTo(rk.vector), narrowBelow = rk.registersUpTo(1);
+  if (narrowBelow < below)
+    rule += "longer rows at W = 1 (above " + std::to_string(narrowBelow) +
+            ") as below (the register variants holding more than " +
+            std::to_string(kRowNarrowMaxElements) + " elements per thread are left out at W = 1), ";
   const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
   if (rk.split)
     rule += "above " + std::to_string(below) +
@@ -569,6 +634,17 @@ std::string contiguousRule(const RowKernel &rk) {
           " where the pointers are aligned to " + V +
           " elements and every streamed tensor's rows start equally far past a multiple of " + V +
           " elements, else of 1: ";
+  if (rk.sizesSharedKernel())
+    rule += "rows up to " + std::to_string(kRowCachedAbove) + " at vectors of " + V +
+            " run kernel " + kRowSharedCachedKernel + " with the fewest threads of " +
+            std::to_string(kRowShortCachedThreads) + ", " +
+            std::to_string(2 * kRowShortCachedThreads) + ", ... " +
+            std::to_string(kRowCachedVariants[0].threads) + " that cover the row in one step" +
+            (rk.cachedBytes() == 0
+                 ? ""
+                 : ", each caching what its share of " + std::to_string(kRowMinThreadsPerSM) +
+                       " threads per multiprocessor holds") +
+            "; longer ones ";
   // Under the default budget the cached variants at vectors of W run the
   // shared kernel.
   auto named = [&](const RowCachedVariant &v) {

@@ -69,6 +69,14 @@ inline constexpr RowFastVariant kRowFastVariants[] = {
     {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1},
 };
 
+// At vectors of 1 where the kernel has wider ones (rows not a multiple of
+// the width, or misaligned), only the contiguous variants holding at most
+// this many elements per thread: those holding 32 spilled and ran far below
+// the alternatives (bench/README.md). Longer rows at vectors of 1 take the
+// cached variants, whose vectors start at the vector boundary before the
+// row wherever the tensors' rows start equally far past one.
+inline constexpr int kRowNarrowMaxElements = 16;
+
 // The contiguous variants for rows above kRowCachedAbove
 // (RowCachedVariant.cpp): a block of `threads` per row streams it,
 // kRowCachedUnroll vectors per thread per step, one pass per phase; the
@@ -132,6 +140,9 @@ inline constexpr int kRowSplitTargetBlocks = 264; // 2 per SM of a 132-SM H100 /
 inline constexpr int64_t kRowSplitMinSlice = 4096;
 static_assert(kRowSplitTargetBlocks <= kRowSplitVariant.threads, "one partial per merging thread");
 inline constexpr int kRowClusterMax = 8;
+// The fewest threads the shared cached kernel runs with, on rows the
+// register variants hold only at wider vectors (kRowNarrowMaxElements).
+inline constexpr int kRowShortCachedThreads = 128;
 // Vectors per thread per step in the cached variants (bench/README.md).
 inline constexpr int kRowCachedUnroll = 4;
 inline constexpr int64_t kRowCachedAbove = 16384;
@@ -182,6 +193,11 @@ struct RowKernel {
   bool sharesCachedKernel(int width) const {
     return budget == VariantBudget::Default && generatesCached() && width > 1 && width == vector;
   }
+  // Whether the shared cached kernel also takes the rows the register
+  // variants hold only at the widest vector, with threads by length.
+  bool sizesSharedKernel() const {
+    return sharesCachedKernel(vector) && registersUpTo(1) < kRowCachedAbove;
+  }
   bool contiguous() const { return !streams.empty(); }
   // Whether stream t is cached, and the bytes the cached streams hold per
   // row position.
@@ -191,10 +207,19 @@ struct RowKernel {
   // is static, else any. Only the variants the selection can pick for one
   // of them are generated (generates, generatesCached).
   int64_t minLength = 0, maxLength = std::numeric_limits<int64_t>::max();
-  bool generates(const RowFastVariant &v) const;
+  // Whether contiguous variant v is generated at vectors of `width`.
+  bool generates(const RowFastVariant &v, int width) const;
   bool generates(const RowVariant &v) const;
+  // Whether contiguous variant v runs at vectors of `width` (the widest, or
+  // 1 up to kRowNarrowMaxElements elements per thread), whatever the length.
+  bool runs(const RowFastVariant &v, int width) const {
+    return width == vector || vector == 1 || v.elements <= kRowNarrowMaxElements;
+  }
+  // The longest row a contiguous variant at vectors of `width` takes; longer
+  // ones take the cached variants.
+  int64_t registersUpTo(int width) const;
   // The cached variants (and the cluster and split ones): rows above
-  // kRowCachedAbove.
+  // registersUpTo(1).
   bool generatesCached() const;
   // Whether any contiguous variant is generated.
   bool generatesContiguous() const;

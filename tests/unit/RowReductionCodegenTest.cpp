@@ -46,7 +46,10 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
     } else {
       expected.push_back("v" + vector + "_" + shape);
     }
-    if (vector != "1")
+    // At vectors of 1, the register variants of at most 16 elements per
+    // thread; the cached ones.
+    const bool narrow = std::string(shape).find("x32") == std::string::npos;
+    if (vector != "1" && narrow)
       expected.push_back(std::string("v1_") + shape);
   }
   for (const char *general : {"warp32x4", "block256x4", "loop512"})
@@ -65,8 +68,15 @@ TEST(RowReductionCodegen, SoftmaxCompilesWithEveryVariantAndSelectsByRowLength) 
   EXPECT_NE(k.selection.find("b256x32 up to 8192"), std::string::npos) << k.selection;
   EXPECT_NE(k.selection.find("warp32x4 when 1 <= L <= 128"), std::string::npos) << k.selection;
   EXPECT_NE(k.selection.find("loop512 when L > 1024 or L = 0"), std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("else if (a.len <= 8192) {\n        kernel = vec == 1 ? "
-                              "\"softmax_k0_v1_b256x32\" : \"softmax_k0_v8_b256x32\";\n"
+  EXPECT_NE(k.hostLaunch.find("else if (a.len <= 2048) {\n        kernel = vec == 1 ? "
+                              "\"softmax_k0_v1_b128x16\" : \"softmax_k0_v8_b128x16\";\n"
+                              "        block = 128;"),
+            std::string::npos)
+      << k.hostLaunch;
+  // Above 2048 elements at vectors of 1 the register variants spill: those
+  // rows take the cached kernel.
+  EXPECT_NE(k.hostLaunch.find("else if (a.len <= 8192 && vec > 1) {\n"
+                              "        kernel = \"softmax_k0_v8_b256x32\";\n"
                               "        block = 256;"),
             std::string::npos)
       << k.hostLaunch;
@@ -94,22 +104,37 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
   // the launch; m1024's launches ask for its L2 hints.
   EXPECT_NE(g.source.find("const int T = (int)blockDim.x;"), std::string::npos);
   EXPECT_NE(g.source.find("__launch_bounds__(1024, 1) softmax_k0_v8_m("), std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("block = 512;\n          groups = (a.rows + 0) / 1;\n"
-                              "          a.hints = 0;"),
+  EXPECT_NE(k.hostLaunch.find("block = 512;\n            groups = (a.rows + 0) / 1;\n"
+                              "            a.hints = 0;"),
             std::string::npos)
       << k.hostLaunch;
-  EXPECT_NE(k.hostLaunch.find("block = 1024;\n            groups = (a.rows + 0) / 1;\n"
-                              "            a.hints = 1;"),
+  EXPECT_NE(k.hostLaunch.find("block = 1024;\n              groups = (a.rows + 0) / 1;\n"
+                              "              a.hints = 1;"),
             std::string::npos);
   EXPECT_NE(k.argsStruct.find("int hints;"), std::string::npos);
+  // Rows of up to 16384 at shifted vectors (the register variants hold them
+  // only at vectors of 8): the cached kernel with the fewest threads from
+  // 128 that cover the row in one step of 4 vectors of 8 per thread.
+  EXPECT_NE(k.hostLaunch.find("if (shifted > 1 && a.len <= 16384) {\n"), std::string::npos)
+      << k.hostLaunch;
+  const size_t sized = k.hostLaunch.find("threads = 128;\n");
+  ASSERT_NE(sized, std::string::npos);
+  const size_t loop =
+      k.hostLaunch.find("while (threads < 512 && (long long)threads * 32 < a.len + 7)", sized);
+  ASSERT_NE(loop, std::string::npos);
+  EXPECT_LT(k.hostLaunch.find("kernel = \"softmax_k0_v8_m\";", loop),
+            k.hostLaunch.find("block = threads;", loop));
+  EXPECT_NE(k.hostLaunch.find("room = (long long)per_sm / (1024 / threads) - 1024;"),
+            std::string::npos);
   // Four compile units: the register variants at vectors of 8, those at 1
   // with the general ones, the cached kernels, the cluster variant.
   ASSERT_EQ(g.code[0].kernelUnits.size(), 1u);
   const std::vector<std::string> &units = g.code[0].kernelUnits[0];
   ASSERT_EQ(units.size(), 4u);
   EXPECT_NE(units[0].find("softmax_k0_v8_b512x32("), std::string::npos);
-  EXPECT_EQ(units[0].find("softmax_k0_v1_b512x32("), std::string::npos);
-  EXPECT_NE(units[1].find("softmax_k0_v1_b512x32("), std::string::npos);
+  EXPECT_EQ(units[0].find("softmax_k0_v1_b128x16("), std::string::npos);
+  EXPECT_NE(units[1].find("softmax_k0_v1_b128x16("), std::string::npos);
+  EXPECT_EQ(g.source.find("softmax_k0_v1_b512x32("), std::string::npos);
   EXPECT_NE(units[1].find("softmax_k0_loop512("), std::string::npos);
   EXPECT_NE(units[2].find("softmax_k0_v8_m("), std::string::npos);
   EXPECT_NE(units[3].find("softmax_k0_v8_c512("), std::string::npos);
@@ -174,9 +199,12 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("(unsigned)groups, 1, 1, block, shared, &a, stream);"),
             std::string::npos);
-  EXPECT_NE(k.selection.find("b512x32 up to 16384, above 16384 a cached streaming variant"),
+  EXPECT_NE(k.selection.find("b512x32 up to 16384, at W = 1 g8x8 up to 64, w32x8 up to 256, "
+                             "w32x16 up to 512, b128x16 up to 2048, longer rows at W = 1 (above "
+                             "2048) as below"),
             std::string::npos)
       << k.selection;
+  EXPECT_NE(k.selection.find("above 16384 a cached streaming variant"), std::string::npos);
   EXPECT_NE(
       k.selection.find(
           "m512 when its cache holds at least 3/4 of the row, else m1024 when "
@@ -296,7 +324,7 @@ TEST(RowReductionCodegen, Bf16VectorElementsConvertFromTheirWords) {
   Generated g = generate(fileText("bench/cases/rmsnorm.fus"), {}, "test.fus", VariantBudget::All);
   expectCompiles(g);
   const size_t wide = g.source.find("contiguous variant b256x32, vectors of 8");
-  const size_t narrow = g.source.find("contiguous variant b256x32, vectors of 1");
+  const size_t narrow = g.source.find("contiguous variant b128x16, vectors of 1");
   ASSERT_NE(wide, std::string::npos);
   ASSERT_NE(narrow, std::string::npos);
   EXPECT_NE(g.source.find("= fuserc_load_lane(t0_l[0], 1);", wide), std::string::npos);
@@ -435,8 +463,8 @@ TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksFor
   };
   for (const Case &c : std::vector<Case>{
            {100, {"v4_w32x8", "v1_w32x8", "warp32x4"}},
-           {1000, {"v4_w32x32", "v1_w32x32", "block256x4"}},
-           {8192, {"v4_b256x32", "v1_b256x32", "loop512"}},
+           {1000, {"v4_w32x32", "v1_b128x16", "block256x4"}},
+           {8192, {"v4_b256x32", "v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}},
            {20000, {"v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}}}) {
     const std::string n = std::to_string(c.length);
     Generated g = generate("fusion softmax {\n  input x: f32[M, " + n +

@@ -76,7 +76,12 @@ __device__ __forceinline__ void fuserc_index_error(int *flag, int code) { *flag 
 
 // f16 / bf16 storage: math happens in float; rounding happens on store and cast.
 __device__ __forceinline__ float fuserc_load(__half v) { return __half2float(v); }
-__device__ __forceinline__ float fuserc_load(__nv_bfloat16 v) { return __bfloat162float(v); }
+// bf16 is the upper half of an f32: a shift, the same code for every arch
+// (cuda_bf16.h's conversion differs from sm_90 on, which would keep such
+// kernels from sharing one PTX between sm_80 and sm_90; docs/passes.md).
+__device__ __forceinline__ float fuserc_load(__nv_bfloat16 v) {
+  return __uint_as_float((unsigned)__bfloat16_as_ushort(v) << 16);
+}
 template <typename T> __device__ __forceinline__ T fuserc_load(T v) { return v; }
 // Element e of a register vector of bf16 (an even number of them, 4-byte
 // aligned) from the word holding it: one shift or mask, where converting
@@ -86,15 +91,11 @@ __device__ __forceinline__ float fuserc_load_lane(const __nv_bfloat16 *vector, i
   return __uint_as_float(e & 1 ? w & 0xffff0000u : w << 16);
 }
 __device__ __forceinline__ float fuserc_round_f16(float v) { return __half2float(__float2half_rn(v)); }
-__device__ __forceinline__ float fuserc_round_bf16(float v) {
-  return __bfloat162float(__float2bfloat16_rn(v));
-}
+__device__ __forceinline__ float fuserc_round_bf16(float v) { return fuserc_load(__float2bfloat16_rn(v)); }
 // From f64 in one rounding: through f32 would round twice, and differ where
 // the first rounding makes a tie.
 __device__ __forceinline__ float fuserc_round_f16(double v) { return __half2float(__double2half(v)); }
-__device__ __forceinline__ float fuserc_round_bf16(double v) {
-  return __bfloat162float(__double2bfloat16(v));
-}
+__device__ __forceinline__ float fuserc_round_bf16(double v) { return fuserc_load(__double2bfloat16(v)); }
 
 // NaN tests the optimizer cannot fold away: NVVM takes x != x for false
 // where x is 0 * (1 / 0) of constants (relu of 0/0 stored 0), so a NaN is
