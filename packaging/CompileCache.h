@@ -1,6 +1,6 @@
-// The content-addressed compile cache: NVRTC outputs keyed by a SHA-256 of
-// everything that decides them (kernel source, arch, NVRTC version, options,
-// fuserc version).
+// The content-addressed compile cache: NVRTC and ptxas outputs and each
+// unit's fatbinary, keyed by a SHA-256 of everything that decides them
+// (kernel source, arch, NVRTC version, options, tools, fuserc version).
 //
 // An entry is one file, `DIR/KK/KEY` (KK: the key's first two digits),
 // written to a temporary and renamed into place, so concurrent or killed

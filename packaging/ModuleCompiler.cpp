@@ -5,6 +5,7 @@
 #include "packaging/Fatbinary.h"
 #include "packaging/Ptxas.h"
 #include "packaging/SharedPtx.h"
+#include "packaging/ToolkitProgram.h"
 
 #include <algorithm>
 #include <cctype>
@@ -260,21 +261,49 @@ ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
     return result;
   }
   Stopwatch fatbinWatch;
+  CompileCache cache(options.cacheDir);
+  const std::string toolIdentity = programIdentity(tool);
   for (size_t u = 0; u < units.size(); ++u) {
     std::vector<FatbinImage> images;
-    for (size_t a = 0; a < archs.size(); ++a)
-      images.push_back({smNumber(archs[a]), false, jobs[byUnit[u].cubin[a]].output.cubin});
+    // The images' jobs' keys decide the fatbinary: its cache key.
+    std::string imageKeys;
+    for (size_t a = 0; a < archs.size(); ++a) {
+      const Job &job = jobs[byUnit[u].cubin[a]];
+      images.push_back({smNumber(archs[a]), false, job.output.cubin});
+      imageKeys += job.key + " " + archs[a] + "\n";
+    }
     // The PTX of the unit's newest group, for the newest arch or the oldest
     // of the archs sharing it.
     const Job &ptxJob = jobs[byUnit[u].ptx];
     const std::string ptxArch =
         ptxJob.kind == JobKind::Ptx ? jobs[ptxJob.dependents.front()].arch : ptxJob.arch;
     images.push_back({smNumber(ptxArch), true, ptxJob.output.ptx});
-    FatbinResult fatbin = makeFatbinary(tool, images);
-    if (!fatbin.ok) {
-      result.error = fatbin.error;
-      return result;
+    imageKeys += ptxJob.key + " ptx " + ptxArch + "\n";
+    const std::string key = CompileCache::key(imageKeys, "fatbinary", false, {toolIdentity});
+    std::string warning;
+    FatbinResult fatbin;
+    if (!options.cacheDir.empty())
+      if (std::optional<NvrtcOutput> hit = cache.load(key, warning)) {
+        fatbin.ok = true;
+        fatbin.bytes = std::move(hit->cubin);
+      }
+    const bool cached = fatbin.ok;
+    if (!cached) {
+      fatbin = makeFatbinary(tool, images);
+      if (!fatbin.ok) {
+        result.error = fatbin.error;
+        return result;
+      }
+      if (!options.cacheDir.empty()) {
+        NvrtcOutput entry;
+        entry.ok = true;
+        entry.cubin = fatbin.bytes;
+        cache.store(key, entry, warning);
+      }
     }
+    result.log.push_back(units[u].name + " fatbinary: " + (cached ? "cache hit" : "fatbinary") +
+                         " (key " + key.substr(0, 16) + ")" +
+                         (warning.empty() ? "" : "; " + warning));
     result.fatbin.resize((result.fatbin.size() + kUnitImageAlignment - 1) / kUnitImageAlignment *
                              kUnitImageAlignment,
                          '\0');

@@ -16,14 +16,6 @@ std::string findPtxas() {
   return llvm::sys::fs::can_execute(path) ? path : "";
 }
 
-std::string programIdentity(const std::string &path) {
-  llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status))
-    return path + " (missing)";
-  return path + " " + std::to_string(status.getSize()) + " bytes, modified " +
-         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
-}
-
 NvrtcOutput assembleWithPtxas(const std::string &ptxas, const std::string &ptx,
                               const std::string &name, const std::string &arch) {
   NvrtcOutput out;

@@ -13,10 +13,6 @@ namespace fuserc {
 // else `ptxas` on PATH; empty when none exists or it is not executable.
 std::string findPtxas();
 
-// What identifies a program's build without running it (its size and
-// modification time), for cache keys: a different ptxas gives other keys.
-std::string programIdentity(const std::string &path);
-
 // Assembles `ptx` (named `name` in messages) for `arch` ("sm_90"): the
 // cubin, ptxas' report without its timing lines, the resources parsed from
 // it. Thread-safe.

@@ -24,6 +24,14 @@ std::string findToolkitProgram(const char *name, const char *envVariable) {
   return "";
 }
 
+std::string programIdentity(const std::string &path) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return path + " (missing)";
+  return path + " " + std::to_string(status.getSize()) + " bytes, modified " +
+         std::to_string(llvm::sys::toTimeT(status.getLastModificationTime()));
+}
+
 ToolkitRun runToolkitProgram(const std::string &program, const std::vector<std::string> &args,
                              const std::string &stderrFile) {
   ToolkitRun run;

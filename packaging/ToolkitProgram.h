@@ -12,6 +12,10 @@ namespace fuserc {
 // exists.
 std::string findToolkitProgram(const char *name, const char *envVariable);
 
+// What identifies a program's build without running it (its path, size
+// and modification time), for cache keys: another build gives other keys.
+std::string programIdentity(const std::string &path);
+
 struct ToolkitRun {
   bool ok = false;     // exited with status 0
   std::string error;   // when not ok: what failed, for people

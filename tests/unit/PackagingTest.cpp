@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace fuserc {
@@ -152,9 +153,10 @@ TEST(ModuleCompiler, ArchsSharingPtxCompileOnceAndAssembleEach) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.ptxArch, "sm_80");
   EXPECT_EQ(r.compileJobs, 3u); // PTX for sm_80, ptxas for sm_80 and sm_90
-  ASSERT_EQ(r.log.size(), 3u);
+  ASSERT_EQ(r.log.size(), 4u);  // the three jobs, then the unit's fatbinary
   EXPECT_EQ(r.log[0].substr(0, r.log[0].find(" (")), "k compute_80: NVRTC compile to PTX");
   EXPECT_EQ(r.log[2].substr(0, r.log[2].find(" (")), "k sm_90: ptxas");
+  EXPECT_EQ(r.log[3].substr(0, r.log[3].find(" (")), "k fatbinary: fatbinary");
   EXPECT_EQ(r.resources.size(), 2u);
   ASSERT_EQ(r.images.size(), 1u);
   EXPECT_EQ(r.images[0].ptxArch, "sm_80");
@@ -277,6 +279,14 @@ TEST(ModuleCompiler, ChangingOneUnitRecompilesOnlyThatUnit) {
   EXPECT_EQ(warm.compileJobs, 0u);
   EXPECT_EQ(warm.cacheHits, 6u);
   EXPECT_EQ(warm.fatbin, cold.fatbin);
+  // Each unit's fatbinary comes from the cache too.
+  for (const char *unit : {"first", "second"}) {
+    const std::string hit = std::string(unit) + " fatbinary: cache hit";
+    EXPECT_EQ(std::count_if(warm.log.begin(), warm.log.end(),
+                            [&](const std::string &line) { return line.rfind(hit, 0) == 0; }),
+              1)
+        << unit;
+  }
   ModuleCompileResult edited = compileModule(twoUnits("edited"), options);
   ASSERT_TRUE(edited.ok) << edited.error;
   EXPECT_EQ(edited.compileJobs, 3u); // the second unit: its PTX, for both archs
