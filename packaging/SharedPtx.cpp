@@ -12,10 +12,21 @@ namespace fuserc {
 namespace {
 
 constexpr const char *kArchMacro = "__CUDA_ARCH__";
+// Other ways a source tells architectures apart (<nv/target>'s queries,
+// the feature-set macros): any of them keeps each arch on its own.
+constexpr const char *kOtherArchTests[] = {"NV_PROVIDES_SM_",
+                                           "NV_IS_EXACTLY_SM_",
+                                           "__CUDA_ARCH_FEAT_",
+                                           "__CUDA_ARCH_SPECIFIC__",
+                                           "__CUDA_ARCH_FAMILY_SPECIFIC__",
+                                           "__CUDA_ARCH_LIST__"};
 
 // The thresholds N of every `__CUDA_ARCH__ >= N` in `source`; nothing when
 // __CUDA_ARCH__ appears in any other form.
 std::optional<std::set<int>> archThresholds(const std::string &source) {
+  for (const char *test : kOtherArchTests)
+    if (source.find(test) != std::string::npos)
+      return std::nullopt;
   std::set<int> thresholds;
   const std::string macro = kArchMacro;
   for (size_t at = source.find(macro); at != std::string::npos;

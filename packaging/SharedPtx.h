@@ -7,8 +7,9 @@
 // every test of __CUDA_ARCH__ in it is a `__CUDA_ARCH__ >= N` that both pass
 // or both fail (fuserc's preludes and generators test only this way; the
 // cluster variants' `>= 900` keeps sm_90 on its own beside sm_80). Any
-// other test of __CUDA_ARCH__, or an architecture with a feature suffix
-// (sm_90a), gives each architecture its own compile. The toolkit headers'
+// other test of __CUDA_ARCH__ (or <nv/target>'s NV_PROVIDES_SM_*, the
+// feature-set macros), or an architecture with a feature suffix (sm_90a),
+// gives each architecture its own compile. The toolkit headers'
 // own tests pick among equivalent implementations, so PTX for the oldest
 // architecture computes the same results on the newer ones.
 #pragma once

@@ -214,6 +214,8 @@ TEST(SharedPtx, OtherArchTestsAndFeatureArchsCompileAlone) {
             (Groups{{"sm_80"}, {"sm_90"}}));
   EXPECT_EQ(ptxSharingGroups("#ifdef __CUDA_ARCH__", {"sm_80", "sm_90"}),
             (Groups{{"sm_80"}, {"sm_90"}}));
+  EXPECT_EQ(ptxSharingGroups("NV_IF_TARGET(NV_PROVIDES_SM_90, (x();))", {"sm_80", "sm_90"}),
+            (Groups{{"sm_80"}, {"sm_90"}}));
   EXPECT_EQ(ptxSharingGroups("", {"sm_80", "sm_90", "sm_90a"}),
             (Groups{{"sm_80", "sm_90"}, {"sm_90a"}}));
   EXPECT_EQ(virtualArch("sm_86"), "compute_86");
