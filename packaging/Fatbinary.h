@@ -1,5 +1,5 @@
 // Packaging compiled images into one fatbinary with the CUDA toolkit's
-// `fatbinary` tool: a cubin per architecture plus PTX of the newest.
+// `fatbinary` tool: a cubin per architecture plus PTX.
 #pragma once
 
 #include <string>
