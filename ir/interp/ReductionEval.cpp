@@ -80,9 +80,16 @@ public:
         return !zero_ && down_ < tiniest_;
       return !(plusInf_ && minusInf_) && (plusInf_ ? -down_ : up_) > largest_;
     }
-    if (product_)
-      return (up_ > std::log2(largest_) && (zero_ || down_ < tiniest_)) ||
+    if (product_) {
+      // An order taking the large (small) factors first overflows
+      // (underflows to 0) on the way and stays there, where another ends in
+      // range: [2^100, 2^100, 2^-100] in f32.
+      const double top = std::log2(largest_);
+      const bool outOfRangeOnTheWay = (up_ > top && up_ + down_ <= top) ||
+                                      (!zero_ && down_ < tiniest_ && up_ + down_ >= tiniest_);
+      return outOfRangeOnTheWay || (up_ > top && (zero_ || down_ < tiniest_)) ||
              (!zero_ && up_ + down_ < tiniestNormal && !alwaysZero);
+    }
     return (up_ > largest_ || -down_ > largest_) && std::fabs(up_ + down_) <= largest_;
   }
 

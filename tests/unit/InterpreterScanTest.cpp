@@ -87,3 +87,25 @@ TEST(InterpreterScan, APrefixWhoseOverflowDependsOnTheOrderIsIllDefinedWhereKern
   EXPECT_FALSE(std::isnan(got[0]));
   EXPECT_TRUE(std::isnan(got[2]) && std::isnan(got[3]));
 }
+
+TEST(InterpreterScan, APrefixProductLeavingTheRangeOnTheWayIsIllDefinedWhereKernelsRound) {
+  // Fuzzer seed 78916: exp2 then cumprod. A kernel multiplying the two
+  // large factors first overflows f32 and stays inf; the order 2^100 *
+  // 2^-100 * 2^100 ends at 2^100. So the third prefix on is NaN in a
+  // perturbed run; the second, 2^200, overflows in every order (inf). The
+  // same for underflow to 0.
+  for (const double scale : {1.0, -1.0}) {
+    FusionBuilder b;
+    Value *x = b.input("x", DType::F32, Shape{4});
+    b.output(b.op(OpKind::Cumprod, {x}, DType::F32, Shape{4}, along(0)));
+    const double big = std::ldexp(1.0, static_cast<int>(100 * scale));
+    const std::map<std::string, Tensor> inputs{
+        {"x", floats(DType::F32, {4}, {big, big, 1 / big, 2})}};
+    const InterpreterResult r = perturbedRun(b.fusion(), inputs, 1);
+    ASSERT_TRUE(r.ok) << r.error;
+    const std::vector<double> got = floatValues(r.outputs[0]);
+    EXPECT_FALSE(std::isnan(got[0])) << scale;
+    EXPECT_EQ(got[1], scale > 0 ? std::numeric_limits<double>::infinity() : 0.0) << scale;
+    EXPECT_TRUE(std::isnan(got[2]) && std::isnan(got[3])) << scale;
+  }
+}
