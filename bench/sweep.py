@@ -11,7 +11,11 @@ one fuserc build serves every point of it:
 
   rows        sum, max, softmax, log_softmax, RMSNorm, layer norm: M rows
               in {1, 16, 256, 4096, 65536} x N in {1, 8, 64, 512, 4096,
-              32768, 262144}
+              5001, 32768, 50257, 262144}
+  odd_rows    the same fusions over lengths off the vector widths: M in
+              {16, 256, 4096, 65536} x N in {100, 300, 1000, 1500, 3001,
+              5001, 9999, 16383} (odd, or multiples of 4 that bf16's
+              vectors of 8 do not divide; 1000 divides)
   columns     column sum and max, a middle-axis mean: K kept columns in
               {1, 4, 64, 256, 4096} x R reduced rows in {1, 64, 4096,
               262144, 2^22, 2^26}
@@ -92,8 +96,8 @@ def _rows():
 
 
 def _odd_rows():
-    # Row lengths no vector width divides (vocabularies, class counts):
-    # every row starts off a vector boundary.
+    # Row lengths off the vector widths (vocabularies, class counts): odd,
+    # or multiples of 4 but not of 8; rows then start off a vector boundary.
     for m in (16, 256, 4096, 65536):
         for n in (100, 300, 1000, 1500, 3001, 5001, 9999, 16383):
             yield {"M": m, "N": n}
