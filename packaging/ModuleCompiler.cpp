@@ -156,46 +156,23 @@ std::string jobAction(const Job &job) {
   return "";
 }
 
-} // namespace
+// Per unit, where each arch's cubin comes from and which job gives the PTX
+// embedded (its newest group's).
+struct UnitJobs {
+  std::vector<size_t> cubin; // per arch
+  size_t ptx = 0;
+};
 
-std::optional<size_t> imageHolding(std::span<const UnitImage> images, const std::string &symbol) {
-  for (size_t i = 0; i < images.size(); ++i)
-    if (std::binary_search(images[i].symbols.begin(), images[i].symbols.end(), symbol))
-      return i;
-  return std::nullopt;
-}
-
-ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
-                                  const ModuleCompileOptions &options) {
-  ModuleCompileResult result;
-  std::vector<std::string> archs = options.archs;
-  std::sort(archs.begin(), archs.end(), olderArch);
-  archs.erase(std::unique(archs.begin(), archs.end()), archs.end());
-  if (archs.empty()) {
-    result.error = "no architecture to compile for";
-    return result;
-  }
-  if (units.empty()) {
-    result.error = "no compile unit";
-    return result;
-  }
-  const std::vector<std::string> nvrtcOptions = defaultNvrtcOptions();
-  // Without ptxas every arch compiles from source.
-  const std::string ptxas = archs.size() > 1 ? findPtxas() : "";
-  if (archs.size() > 1 && ptxas.empty())
-    result.log.push_back("ptxas not found (set FUSERC_PTXAS): each arch compiles from source");
+// The jobs of every unit: per group of archs sharing one PTX (none without
+// ptxas) a Ptx job and an Assemble job per arch, per arch alone a Compile.
+std::vector<Job> planJobs(const std::vector<CompileUnit> &units,
+                          const std::vector<std::string> &archs, const std::string &ptxas,
+                          const std::vector<std::string> &nvrtcOptions,
+                          std::vector<UnitJobs> &byUnit) {
   std::vector<std::string> assembleOptions = nvrtcOptions;
   if (!ptxas.empty())
     assembleOptions.push_back("assembled by " + programIdentity(ptxas));
-
-  // Per unit, where each arch's cubin comes from and which job gives the
-  // PTX embedded (its newest group's).
-  struct UnitJobs {
-    std::vector<size_t> cubin; // per arch
-    size_t ptx = 0;
-  };
   std::vector<Job> jobs;
-  std::vector<UnitJobs> byUnit;
   for (const CompileUnit &unit : units) {
     std::vector<std::vector<std::string>> groups;
     if (ptxas.empty())
@@ -228,6 +205,62 @@ ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
     }
     byUnit.push_back(std::move(u));
   }
+  return jobs;
+}
+
+// A unit's fatbinary of `images`: from the cache under `key` (the images'
+// jobs' keys decide it), else packaged by `tool` and stored there. `cached`
+// says which.
+FatbinResult unitFatbinary(const CompileCache &cache, bool useCache, const std::string &key,
+                           const std::string &tool, const std::vector<FatbinImage> &images,
+                           bool &cached, std::string &warning) {
+  cached = false;
+  if (useCache)
+    if (std::optional<NvrtcOutput> hit = cache.load(key, warning)) {
+      cached = true;
+      return {true, "", std::move(hit->cubin)};
+    }
+  FatbinResult fatbin = makeFatbinary(tool, images);
+  if (fatbin.ok && useCache) {
+    NvrtcOutput entry;
+    entry.ok = true;
+    entry.cubin = fatbin.bytes;
+    cache.store(key, entry, warning);
+  }
+  return fatbin;
+}
+
+} // namespace
+
+std::optional<size_t> imageHolding(std::span<const UnitImage> images, const std::string &symbol) {
+  for (size_t i = 0; i < images.size(); ++i)
+    if (std::binary_search(images[i].symbols.begin(), images[i].symbols.end(), symbol))
+      return i;
+  return std::nullopt;
+}
+
+ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
+                                  const ModuleCompileOptions &options) {
+  ModuleCompileResult result;
+  std::vector<std::string> archs = options.archs;
+  std::sort(archs.begin(), archs.end(), olderArch);
+  archs.erase(std::unique(archs.begin(), archs.end()), archs.end());
+  if (archs.empty()) {
+    result.error = "no architecture to compile for";
+    return result;
+  }
+  if (units.empty()) {
+    result.error = "no compile unit";
+    return result;
+  }
+  const std::vector<std::string> nvrtcOptions = defaultNvrtcOptions();
+  // Without ptxas every arch compiles from source.
+  const std::string ptxas = archs.size() > 1 ? findPtxas() : "";
+  if (archs.size() > 1 && ptxas.empty())
+    result.log.push_back("ptxas not found (set FUSERC_PTXAS): each arch compiles from source");
+
+  std::vector<UnitJobs> byUnit;
+  std::vector<Job> jobs = planJobs(units, archs, ptxas, nvrtcOptions, byUnit);
   runJobs(jobs, options, ptxas, nvrtcOptions);
 
   for (Job &job : jobs) {
@@ -280,26 +313,13 @@ ModuleCompileResult compileModule(const std::vector<CompileUnit> &units,
     images.push_back({smNumber(ptxArch), true, ptxJob.output.ptx});
     imageKeys += ptxJob.key + " ptx " + ptxArch + "\n";
     const std::string key = CompileCache::key(imageKeys, "fatbinary", false, {toolIdentity});
+    bool cached = false;
     std::string warning;
-    FatbinResult fatbin;
-    if (!options.cacheDir.empty())
-      if (std::optional<NvrtcOutput> hit = cache.load(key, warning)) {
-        fatbin.ok = true;
-        fatbin.bytes = std::move(hit->cubin);
-      }
-    const bool cached = fatbin.ok;
-    if (!cached) {
-      fatbin = makeFatbinary(tool, images);
-      if (!fatbin.ok) {
-        result.error = fatbin.error;
-        return result;
-      }
-      if (!options.cacheDir.empty()) {
-        NvrtcOutput entry;
-        entry.ok = true;
-        entry.cubin = fatbin.bytes;
-        cache.store(key, entry, warning);
-      }
+    FatbinResult fatbin =
+        unitFatbinary(cache, !options.cacheDir.empty(), key, tool, images, cached, warning);
+    if (!fatbin.ok) {
+      result.error = fatbin.error;
+      return result;
     }
     result.log.push_back(units[u].name + " fatbinary: " + (cached ? "cache hit" : "fatbinary") +
                          " (key " + key.substr(0, 16) + ")" +

@@ -246,6 +246,9 @@ std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vecto
 std::string rowKernelName(const RowKernel &k, const RowCachedVariant &v, int vector);
 // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
 std::string rowArgsStruct(const RowKernel &k, const std::string &prefix);
+// The host launch block: fill the arguments, pick a variant by row length,
+// launch (RowHostLaunch.cpp).
+std::string rowHostLaunch(const RowKernel &k);
 // Everything but the source: parameters, variants, selection, host launch.
 void fillRowPlan(const RowKernel &k, KernelPlan &plan);
 
