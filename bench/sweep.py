@@ -22,6 +22,11 @@ one fuserc build serves every point of it:
   whole       sum, max of abs, mean and var of a whole tensor, 4 KB to 1 GB
   norm_stats  BatchNorm statistics of NCHW and NHWC, InstanceNorm's,
               GroupNorm's (32 groups), at four activation shapes
+  views       fusions reading inputs through views (issue 25): GroupNorm
+              (f32, bf16) at five activation shapes, a softmax of [B, L, L]
+              masked by a slice of a [1, 2048, 2048] mask for L in {128,
+              512, 1024, 2048}, RoPE over [8, S, H, 128] with cos and sin
+              unsqueezed over the heads
 
 Points moving more than --max-mb are skipped.
 
@@ -66,6 +71,11 @@ def _group_stats(x):
     return g.mean(2), g.var(2, correction=0)
 
 
+def _rope_bshd(q, cos, sin):
+    rot = torch.cat((-q[..., 64:], q[..., :64]), -1)
+    return q * cos[:, None, :] + rot * sin[:, None, :]
+
+
 # fusion -> PyTorch, on its inputs in declaration order.
 TORCH = {
     "row_sum_bf16": lambda x: x.sum(1),
@@ -84,6 +94,11 @@ TORCH = {
     "batchnorm_nhwc": _stats((0, 2, 3)),
     "instancenorm_nchw": _stats((2, 3)),
     "groupnorm_stats": _group_stats,
+    "group_norm_f32": lambda x, w, b: F.group_norm(x, 32, w, b, 1e-5),
+    "group_norm_bf16": lambda x, w, b: F.group_norm(x.float(), 32, w.float(), b.float(),
+                                                    1e-5).bfloat16(),
+    "masked_softmax_f32": lambda s, m: torch.softmax(s + m[:, :s.shape[1], :s.shape[1]], -1),
+    "rope_bshd_bf16": _rope_bshd,
 }
 
 
@@ -122,6 +137,19 @@ def _norm_stats(fusion):
             {"N": n, "C": c, "H": h, "W": w}
 
 
+def _views(fusion):
+    if fusion.startswith("group_norm"):
+        for n, c, h, w in ((32, 64, 56, 56), (64, 256, 28, 28), (8, 512, 7, 7), (2, 32, 64, 64),
+                           (32, 256, 32, 32)):
+            yield {"N": n, "G": c // 32, "H": h, "W": w}
+    elif fusion == "masked_softmax_f32":
+        for length in (128, 512, 1024, 2048):
+            yield {"B": 64, "L": length, "T": 2048}
+    else:
+        for s, h in ((512, 8), (512, 32), (4096, 8), (4096, 32)):
+            yield {"B": 8, "S": s, "H": h}
+
+
 # class -> ({fusion: its file in bench/sweep/}, points of a fusion). A fusion
 # fuserc refuses has a file of its own, so the others of its class still run.
 CLASSES = {
@@ -138,6 +166,9 @@ CLASSES = {
     "norm_stats": ({"batchnorm_nchw": "batchnorm_nchw.fus", "batchnorm_nhwc": "norm_stats.fus",
                     "instancenorm_nchw": "norm_stats.fus", "groupnorm_stats": "norm_stats.fus"},
                    _norm_stats),
+    "views": ({f: "views.fus" for f in ("group_norm_f32", "group_norm_bf16", "masked_softmax_f32",
+                                        "rope_bshd_bf16")},
+              _views),
 }
 
 

@@ -111,9 +111,11 @@ Json ids(const std::vector<size_t> &list) {
   return out;
 }
 
-// segments, tensors_between_segments, segment_boundaries, whole_fusion_rejections.
+// segments, index_maps, tensors_between_segments, segment_boundaries,
+// whole_fusion_rejections.
 void setSegmentation(Json &fusion, const SegmentSummary *summary) {
-  Json segments = Json::array(), tensors = Json::array(), boundaries = Json::array();
+  Json segments = Json::array(), indexMaps = Json::array(), tensors = Json::array(),
+       boundaries = Json::array();
   Json whole = Json::array();
   if (summary) {
     for (const SegmentSummary::Segment &s : summary->segments) {
@@ -128,6 +130,13 @@ void setSegmentation(Json &fusion, const SegmentSummary *summary) {
                         .set("writes", Json::strings(s.writes))
                         .set("views", Json::strings(s.views)));
     }
+    for (const SegmentSummary::IndexMap &m : summary->indexMaps)
+      indexMaps.push(Json::object()
+                         .set("value", m.value)
+                         .set("op", m.op)
+                         .set("base", m.base)
+                         .set("offset", m.offset)
+                         .set("strides", Json::strings(m.strides)));
     for (const SegmentSummary::Tensor &t : summary->tensors)
       tensors.push(Json::object()
                        .set("name", t.name)
@@ -148,6 +157,7 @@ void setSegmentation(Json &fusion, const SegmentSummary *summary) {
     whole = rejectionsJson(summary->wholeFusion);
   }
   fusion.set("segments", segments)
+      .set("index_maps", indexMaps)
       .set("tensors_between_segments", tensors)
       .set("segment_boundaries", boundaries)
       .set("whole_fusion_rejections", whole);

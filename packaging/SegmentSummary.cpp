@@ -57,6 +57,14 @@ SegmentSummary summarizeSegments(const SegmentedFusion &sf) {
     }
     out.segments.push_back(std::move(segment));
   }
+  for (const auto &op : sf.fusion->ops())
+    if (const IndexMap *map = a.indexMap(*op->result())) {
+      std::vector<std::string> strides;
+      for (const Extent &stride : map->view.strides)
+        strides.push_back(stride.str());
+      out.indexMaps.push_back({a.name(*op->result()), std::string(op->info().name),
+                               map->base->name(), map->view.offset.str(), std::move(strides)});
+    }
   for (const CrossingTensor &t : sf.crossing)
     out.tensors.push_back({a.name(*t.value), std::string(dtypeName(t.value->dtype())),
                            std::string(dtypeName(t.storage)), t.producer, t.consumers,

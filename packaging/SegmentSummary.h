@@ -1,8 +1,8 @@
 // What the manifest says about one fusion's segmentation (passes/
 // Segmentation.h), in names and words only, so the manifest writer — and
 // its tests — need no SegmentedFusion: the segments with their scheduler and
-// ops, the tensors passed between them, and why neighbouring segments, or
-// the whole fusion, could not be one kernel.
+// ops, the index maps no segment computes, the tensors passed between them,
+// and why neighbouring segments, or the whole fusion, could not be one kernel.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +29,10 @@ struct SegmentSummary {
     std::vector<Op> ops;
     std::vector<std::string> reads, writes, views;
   };
+  struct IndexMap { // a view no kernel computes: kernels read its base through it
+    std::string value, op, base, offset;
+    std::vector<std::string> strides;
+  };
   struct Tensor {
     std::string name;
     std::string dtype;   // the value's
@@ -49,6 +53,7 @@ struct SegmentSummary {
   std::string fusion;
   std::vector<Rejection> wholeFusion; // empty when one scheduler took it all
   std::vector<Segment> segments;
+  std::vector<IndexMap> indexMaps;
   std::vector<Tensor> tensors;
   std::vector<Boundary> boundaries;
 };

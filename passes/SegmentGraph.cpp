@@ -43,6 +43,7 @@ SegmentGraph::SegmentGraph(std::shared_ptr<const FusionAnalysis> analysis,
   slotOf_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     groups_[i].ops = {i};
+    groups_[i].alive = !analysis_->isIndexMap(analysis_->op(i));
     groupOfOp_[i] = i;
     slotOf_[i] = i;
   }
@@ -100,8 +101,8 @@ std::vector<size_t> SegmentGraph::neighbours(size_t group) const {
   std::vector<size_t> result;
   const Group &g = groups_[group];
   for (const Value *v : g.inputs)
-    if (v->definingOp())
-      result.push_back(groupOfOp_[analysis_->position(*v->definingOp())]);
+    if (const Op *producer = analysis_->producer(*v))
+      result.push_back(groupOfOp_[analysis_->position(*producer)]);
   // Of the other readers of a tensor the group reads, those next to one of
   // its reading ops in op order: pairing every reader of a tensor read by
   // n groups (a weight of n layer norms) would queue n^2 pairs. Merged
@@ -123,6 +124,8 @@ std::vector<size_t> SegmentGraph::neighbours(size_t group) const {
   for (const Value *v : g.outputs)
     for (const Op *user : analysis_->users(*v))
       result.push_back(groupOfOp_[analysis_->position(*user)]);
+  // Index maps (other readers of an input) belong to no group.
+  std::erase_if(result, [&](size_t other) { return !groups_[other].alive; });
   sortUnique(result);
   result.erase(std::remove(result.begin(), result.end(), group), result.end());
   return result;
@@ -168,8 +171,8 @@ double SegmentGraph::saving(size_t a, size_t b) const {
 std::vector<size_t> SegmentGraph::predecessors(size_t group) const {
   std::vector<size_t> result;
   for (const Value *v : groups_[group].inputs)
-    if (v->definingOp())
-      result.push_back(groupOfOp_[analysis_->position(*v->definingOp())]);
+    if (const Op *producer = analysis_->producer(*v))
+      result.push_back(groupOfOp_[analysis_->position(*producer)]);
   sortUnique(result);
   return result;
 }

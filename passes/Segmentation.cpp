@@ -83,13 +83,17 @@ public:
   std::optional<SegmentedFusion> run() {
     result_.fusion = &fusion_;
     result_.analysis = analysis_;
-    result_.segmentOfOp.assign(fusion_.ops().size(), 0);
+    result_.segmentOfOp.assign(fusion_.ops().size(), kNoSegment);
     if (fusion_.ops().empty())
       return std::move(result_);
 
     findInPlaceReads();
     Segment whole = Segment::wholeFusion(analysis_);
+    if (whole.ops().empty()) // only index maps, of no output: nothing runs
+      return std::move(result_);
     if (const Scheduler *s = accepting(whole)) {
+      for (const Op *op : whole.ops())
+        result_.segmentOfOp[analysis_->position(*op)] = 0;
       result_.segments.push_back({0, std::move(whole), s, nullptr});
       return std::move(result_);
     }
@@ -159,6 +163,8 @@ private:
     schedulerOf_.resize(fusion_.ops().size());
     bool ok = true;
     for (size_t g = 0; g < fusion_.ops().size(); ++g) {
+      if (!graph_.alive(g)) // an index map: no kernel computes it
+        continue;
       Segment single = graph_.segment(g);
       schedulerOf_[g] = accepting(single);
       if (schedulerOf_[g])
@@ -315,7 +321,9 @@ private:
     if (result_.segments.size() != live.size())
       return inPlaceCannotBeOrdered();
     for (size_t p = 0; p < fusion_.ops().size(); ++p)
-      result_.segmentOfOp[p] = segmentOfGroup_.at(graph_.groupOfOp(p));
+      result_.segmentOfOp[p] = analysis_->isIndexMap(analysis_->op(p))
+                                   ? kNoSegment
+                                   : segmentOfGroup_.at(graph_.groupOfOp(p));
     describeInPlaceOrders();
     describeCrossingTensors();
     describeBoundaries();
@@ -381,7 +389,7 @@ private:
   }
 
   size_t segmentOfValue(const Value &v) const {
-    return result_.segmentOfOp[analysis_->position(*v.definingOp())];
+    return result_.segmentOfOp[analysis_->position(*analysis_->producer(v))];
   }
 
   void describeCrossingTensors() {
@@ -427,7 +435,7 @@ private:
         [](const Value *x, const Value *y) { return x->id() < y->id(); });
     for (const ScheduledSegment &seg : result_.segments)
       for (const Value *v : seg.segment.inputs()) {
-        if (v->definingOp())
+        if (analysis_->producer(*v))
           boundary(segmentOfValue(*v), seg.id).passed.push_back(v);
         if (!v->isScalarInput())
           readers[v].push_back(seg.id);

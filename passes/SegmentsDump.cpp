@@ -155,6 +155,11 @@ void printDot(const SegmentedFusion &sf, const SymbolBindings &shapes, llvm::raw
   for (const Value *in : f.inputs())
     os << "  " << nodeId(*in) << " [shape=ellipse, label=\"" << in->name() << ": "
        << typeString(*in) << "\"];\n";
+  for (const auto &op : f.ops())
+    if (const IndexMap *map = a.indexMap(*op->result()))
+      os << "  " << nodeId(*op->result()) << " [shape=box, style=dashed, label=\""
+         << a.name(*op->result()) << " = " << op->info().name << "(" << a.name(*op->operand(0))
+         << ")\\nindex map of " << map->base->name() << "\"];\n";
   for (const ScheduledSegment &s : sf.segments) {
     os << "  subgraph cluster_" << s.id << " {\n"
        << "    label=\"segment " << s.id << ": " << s.scheduler->name() << "\";\n"
@@ -202,6 +207,11 @@ PrintNotes segmentsDumpNotes(const std::vector<SegmentedFusion> &segmented,
   auto byFusion = std::make_shared<std::map<const Fusion *, const SegmentedFusion *>>();
   for (const SegmentedFusion &sf : segmented) {
     (*byFusion)[sf.fusion] = &sf;
+    for (const auto &op : sf.fusion->ops())
+      if (const IndexMap *map = sf.analysis->indexMap(*op->result()))
+        (*notes)[op->result()] = "index map of " + map->base->name() + ": offset " +
+                                 map->view.offset.str() + ", strides " +
+                                 extentListString(map->view.strides) + "; no kernel";
     for (const ScheduledSegment &s : sf.segments)
       for (const Op *op : s.segment.ops())
         (*notes)[op->result()] =

@@ -1,6 +1,8 @@
 // Per-fusion facts for segmentation and scheduling (see FusionAnalysis.h).
 #include "schedulers/FusionAnalysis.h"
 
+#include "schedulers/OpFamilies.h"
+
 namespace fuserc {
 
 FusionAnalysis::FusionAnalysis(const Fusion &fusion)
@@ -22,6 +24,52 @@ FusionAnalysis::FusionAnalysis(const Fusion &fusion)
   }
   for (const FusionOutput &output : fusion.outputs())
     outputs_[output.value->id()].push_back(&output);
+  findIndexMaps();
+}
+
+void FusionAnalysis::findIndexMaps() {
+  indexMaps_.resize(fusion_.values().size());
+  std::vector<char> updated(fusion_.values().size(), 0);
+  for (const FusionOutput &output : fusion_.outputs())
+    if (output.aliases)
+      updated[output.aliases->id()] = 1;
+  for (const auto &op : fusion_.ops()) {
+    const ShapeRule rule = op->info().shapeRule;
+    if (!isViewOp(*op) || rule == ShapeRule::Expand || rule == ShapeRule::BroadcastInDim ||
+        isFusionOutput(*op->result()))
+      continue;
+    const Value &x = *op->operand(0);
+    std::optional<IndexMap> from;
+    if (x.isInput() && !x.isScalarInput() && !updated[x.id()])
+      from = IndexMap{&x, inputView(x)};
+    else if (indexMaps_[x.id()])
+      from = indexMaps_[x.id()];
+    if (!from)
+      continue;
+    ViewStep step = viewThroughOp(*op, from->view);
+    if (step.view)
+      indexMaps_[op->result()->id()] = IndexMap{from->base, std::move(*step.view)};
+  }
+}
+
+const IndexMap *FusionAnalysis::indexMap(const Value &value) const {
+  const auto &map = indexMaps_[value.id()];
+  return map ? &*map : nullptr;
+}
+
+bool FusionAnalysis::isDense(const Value &value) const {
+  if (value.isInput())
+    return !value.isStrided();
+  const IndexMap *map = indexMap(value);
+  if (!map)
+    return true;
+  if (map->base->isStrided())
+    return false;
+  const std::vector<Extent> dense = denseStrides(value.shape(), map->view.order);
+  for (size_t d = 0; d < value.rank(); ++d)
+    if (!value.shape()[d].isConstant(1) && !(map->view.strides[d] == dense[d]))
+      return false;
+  return true;
 }
 
 bool FusionAnalysis::isStoredOutput(const Value &value) const {
@@ -32,6 +80,8 @@ bool FusionAnalysis::isStoredOutput(const Value &value) const {
 }
 
 Layout FusionAnalysis::storedLayout(const Value &value) const {
+  if (const IndexMap *map = indexMap(value))
+    return map->view.order;
   const auto &outputs = outputs_[value.id()];
   if (!outputs.empty() && isPermutation(outputs.front()->layout, value.rank()))
     return outputs.front()->layout;
@@ -55,6 +105,13 @@ std::optional<InnermostDim> FusionAnalysis::innermostDim(const Value &value) con
     ++loopDims;
   }
   return loopDims >= 2 ? innermost : std::nullopt;
+}
+
+bool FusionAnalysis::variesAlong(const Value &value, size_t loopClass) const {
+  for (size_t d = 0; d < value.rank(); ++d)
+    if (!value.shape()[d].isConstant(1) && dims_.classOf(value, d) == loopClass)
+      return true;
+  return false;
 }
 
 std::string FusionAnalysis::describe(const Op &op) const {

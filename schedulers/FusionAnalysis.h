@@ -10,6 +10,7 @@
 
 #include "ir/Fusion.h"
 #include "ir/Printer.h"
+#include "ir/ViewAnalysis.h"
 #include "schedulers/DimCorrespondence.h"
 
 #include <optional>
@@ -23,6 +24,14 @@ namespace fuserc {
 struct InnermostDim {
   size_t dim;       // logical dim of the tensor
   size_t loopClass; // DimCorrespondence class
+};
+
+// A value that only re-indexes a tensor input's memory (a reshape, permute,
+// squeeze, unsqueeze or slice of it, or a chain of them): kernels read it
+// through the view's offset and strides, so no kernel computes it.
+struct IndexMap {
+  const Value *base = nullptr; // the tensor input
+  StridedView view;            // over the base's memory
 };
 
 class FusionAnalysis {
@@ -48,12 +57,32 @@ public:
   // make a view of an input.
   bool isStoredOutput(const Value &value) const;
 
+  // The index map `value` is, if it is one: a view op's result that no
+  // fusion output is, viewing a tensor input (or another index map) that no
+  // output updates in place. Broadcasts stay ops: every kernel already reads
+  // them at coordinate 0, and schedulers tell a broadcast weight from a
+  // stream by its shape.
+  const IndexMap *indexMap(const Value &value) const;
+  bool isIndexMap(const Op &op) const { return indexMap(*op.result()) != nullptr; }
+  // The op a kernel computes `value` with: none for inputs, literals and
+  // index maps, which segments read from memory.
+  const Op *producer(const Value &value) const {
+    return indexMap(value) ? nullptr : value.definingOp();
+  }
+  // Whether `value`, as kernels read or write it, is dense in its stored
+  // layout: not for `strided` inputs, nor for index maps with gaps (slices).
+  bool isDense(const Value &value) const;
+
   // The memory order `value` is stored in: the output's layout when it is a
-  // fusion output, otherwise the value's own (row-major when none was set).
+  // fusion output, an index map's view order, otherwise the value's own
+  // (row-major when none was set).
   Layout storedLayout(const Value &value) const;
   // The innermost dim in memory that is not a broadcast (static 1) dim; none
   // for tensors with fewer than two such dims, whose order does not matter.
   std::optional<InnermostDim> innermostDim(const Value &value) const;
+  // Whether `value` has a dim of extent other than static 1 in loop
+  // dimension `loopClass` (it varies along that loop).
+  bool variesAlong(const Value &value, size_t loopClass) const;
 
   // The name dumps give `value`, and "'name'" / "'name' (op)" for reasons.
   std::string name(const Value &value) const { return names_(&value); }
@@ -61,12 +90,15 @@ public:
   std::string describe(const Op &op) const;
 
 private:
+  void findIndexMaps();
+
   const Fusion &fusion_;
   ValueNames names_;
   DimCorrespondence dims_;
   std::vector<size_t> opPosition_; // by result value id
   std::vector<std::vector<const Op *>> users_;
   std::vector<std::vector<const FusionOutput *>> outputs_;
+  std::vector<std::optional<IndexMap>> indexMaps_; // by value id
 };
 
 } // namespace fuserc

@@ -44,7 +44,8 @@ Segment::Segment(std::shared_ptr<const FusionAnalysis> analysis, std::vector<con
 Segment Segment::wholeFusion(std::shared_ptr<const FusionAnalysis> analysis) {
   std::vector<const Op *> ops;
   for (const auto &op : analysis->fusion().ops())
-    ops.push_back(op.get());
+    if (!analysis->isIndexMap(*op))
+      ops.push_back(op.get());
   return Segment(std::move(analysis), std::move(ops));
 }
 

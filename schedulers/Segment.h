@@ -3,8 +3,10 @@
 // from outside and the values it produces for outside are derived:
 //
 //   inputs   values its ops read that no op of the segment defines — fusion
-//            inputs (tensors and scalars) and results of other segments;
-//            literals are not inputs (they are folded into the code);
+//            inputs (tensors and scalars), index maps of tensor inputs
+//            (FusionAnalysis::indexMap: views read through strides) and
+//            results of other segments; literals are not inputs (they are
+//            folded into the code);
 //   outputs  values it defines that an op outside the segment reads or that
 //            are fusion outputs;
 //   written outputs
@@ -29,7 +31,7 @@ public:
   // `ops` may come in any order and with repeats; they must belong to the
   // analysed fusion.
   Segment(std::shared_ptr<const FusionAnalysis> analysis, std::vector<const Op *> ops);
-  // Every op of the fusion.
+  // Every op of the fusion but its index maps, which no segment computes.
   static Segment wholeFusion(std::shared_ptr<const FusionAnalysis> analysis);
 
   const FusionAnalysis &analysis() const { return *analysis_; }

@@ -33,32 +33,32 @@ public:
       return Verdict::reject(*reason);
 
     const FusionAnalysis &a = segment.analysis();
-    const Value *reference = nullptr;
-    std::optional<InnermostDim> referenceDim;
-    auto differs = [&](const Value *v) {
-      std::optional<InnermostDim> inner = a.innermostDim(*v);
-      if (!inner)
-        return false;
-      if (!reference) {
-        reference = v;
-        referenceDim = inner;
-        return false;
+    std::vector<std::pair<const Value *, InnermostDim>> tensors;
+    for (auto values : {segment.inputs(), segment.writtenOutputs()})
+      for (const Value *v : values)
+        if (std::optional<InnermostDim> inner = a.innermostDim(*v))
+          tensors.push_back({v, *inner});
+    // Two tensors that both vary along both innermost loops: one is the
+    // other's transpose. One broadcast along the other's innermost loop (a
+    // per-row statistic) is read a few elements at a time instead.
+    for (size_t i = 0; i < tensors.size(); ++i)
+      for (size_t j = 0; j < i; ++j) {
+        const auto &[u, uInner] = tensors[i];
+        const auto &[v, vInner] = tensors[j];
+        if (uInner.loopClass != vInner.loopClass && a.variesAlong(*u, vInner.loopClass) &&
+            a.variesAlong(*v, uInner.loopClass))
+          return Verdict::accept();
       }
-      return inner->loopClass != referenceDim->loopClass;
-    };
-    for (const Value *v : segment.inputs())
-      if (differs(v))
-        return Verdict::accept();
-    for (const Value *v : segment.writtenOutputs())
-      if (differs(v))
-        return Verdict::accept();
+    const Value *reference = tensors.empty() ? nullptr : tensors.front().first;
+    const std::optional<InnermostDim> referenceDim =
+        tensors.empty() ? std::nullopt : std::optional<InnermostDim>(tensors.front().second);
     if (!reference)
       return Verdict::reject("no input or output has two dimensions of extent other than 1, so "
                              "there is nothing to transpose");
     return Verdict::reject("every input and output has the same innermost dimension in memory "
                            "(dim " +
                            std::to_string(referenceDim->dim) + " of " + a.quoted(*reference) +
-                           "); there is nothing to transpose");
+                           ") or is broadcast along the others'; there is nothing to transpose");
   }
 
   std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,

@@ -27,12 +27,29 @@ std::vector<std::string> stridesOf(const std::string &prefix, const std::string 
 class OperandCollector {
 public:
   OperandCollector(const SegmentedFusion &sf, const ScheduledSegment &seg,
-                   const WorkspaceOffsets &workspace, const std::string &kind)
-      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace), kind_(kind) {}
+                   const WorkspaceOffsets &workspace, const std::string &kind,
+                   const IndexMapsThroughOps &throughOps)
+      : sf_(sf), seg_(seg), analysis_(*sf.analysis), workspace_(workspace), kind_(kind),
+        throughOps_(throughOps) {}
 
   KernelOperands run() {
     KernelOperands out;
+    std::vector<const Value *> inputs;
     for (const Value *v : seg_.segment.inputs()) {
+      const IndexMap *map = analysis_.indexMap(*v);
+      if (map && throughOps_ && throughOps_(*v)) {
+        for (const Value *m = v; m != map->base; m = m->definingOp()->operand(0))
+          if (std::find(out.throughOps.begin(), out.throughOps.end(), m) == out.throughOps.end())
+            out.throughOps.push_back(m);
+        inputs.push_back(map->base);
+      } else {
+        inputs.push_back(v);
+      }
+    }
+    std::sort(inputs.begin(), inputs.end(),
+              [](const Value *x, const Value *y) { return x->id() < y->id(); });
+    inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+    for (const Value *v : inputs) {
       if (v->isScalarInput())
         out.scalars.push_back(v);
       else
@@ -71,7 +88,32 @@ private:
     return t;
   }
 
+  // A tensor read through a view of input `base`'s memory: an index map, or
+  // a fusion output that alias analysis made a view.
+  static KernelTensor viewOfInput(const Value &v, const Value &base, const Extent &offset,
+                                  const std::vector<Extent> &strides, const std::string &what) {
+    auto host = [](const std::string &s) {
+      const size_t dot = s.find(".stride");
+      return dot == std::string::npos ? "sym_" + s
+                                      : "stride_" + s.substr(0, dot) + "_" + s.substr(dot + 7);
+    };
+    KernelTensor t{&v,
+                   false,
+                   v.dtype(),
+                   "(char *)in_" + base.name() + "->data + in_" + base.name() +
+                       "->byte_offset + (" + extentToCode(offset, host) + ") * " +
+                       std::to_string(dtypeBytes(base.dtype())),
+                   {},
+                   what};
+    for (const Extent &stride : strides)
+      t.strides.push_back(extentToCode(stride, host));
+    return t;
+  }
+
   KernelTensor input(const Value &v) const {
+    if (const IndexMap *map = analysis_.indexMap(v))
+      return viewOfInput(v, *map->base, map->view.offset, map->view.strides,
+                         "index map " + analysis_.name(v) + " of input " + map->base->name());
     if (v.isInput())
       return {&v,
               false,
@@ -95,11 +137,17 @@ private:
               stridesOf("ostride_", o->name, v.rank()),
               "output " + o->name};
     }
-    case CrossingTensor::Kind::View:
+    case CrossingTensor::Kind::View: {
+      const FusionOutput *o = analysis_.outputsOf(v).front();
+      if (o->view && o->view->base)
+        return viewOfInput(v, *o->view->base, o->view->offset, o->view->strides,
+                           "view output " + o->name + " of input " + o->view->base->name());
       break;
     }
+    }
     throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
-                       " through a view output, which " + kind_ + " kernels do not support yet");
+                       " through a view output without a base, which " + kind_ +
+                       " kernels cannot address");
   }
 
   const SegmentedFusion &sf_;
@@ -107,14 +155,41 @@ private:
   const FusionAnalysis &analysis_;
   const WorkspaceOffsets &workspace_;
   std::string kind_;
+  const IndexMapsThroughOps &throughOps_;
 };
 
 } // namespace
 
 KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
                                      const ScheduledSegment &segment,
-                                     const WorkspaceOffsets &workspace, const std::string &kind) {
-  return OperandCollector(segmented, segment, workspace, kind).run();
+                                     const WorkspaceOffsets &workspace, const std::string &kind,
+                                     const IndexMapsThroughOps &throughOps) {
+  return OperandCollector(segmented, segment, workspace, kind, throughOps).run();
+}
+
+bool slicedIndexMap(const Value &indexMap) {
+  for (const Value *v = &indexMap; v->definingOp(); v = v->definingOp()->operand(0))
+    if (v->definingOp()->info().shapeRule == ShapeRule::Slice)
+      return true;
+  return false;
+}
+
+std::vector<const Op *> indexMapOps(const Segment &segment,
+                                    const std::vector<const Value *> &throughOps) {
+  const FusionAnalysis &a = segment.analysis();
+  std::vector<const Op *> ops;
+  std::vector<const Value *> pending = throughOps;
+  while (!pending.empty()) {
+    const Value *v = pending.back();
+    pending.pop_back();
+    if (!a.indexMap(*v) || std::find(ops.begin(), ops.end(), v->definingOp()) != ops.end())
+      continue;
+    ops.push_back(v->definingOp());
+    pending.push_back(v->definingOp()->operand(0));
+  }
+  std::sort(ops.begin(), ops.end(),
+            [&](const Op *x, const Op *y) { return a.position(*x) < a.position(*y); });
+  return ops;
 }
 
 const Value &iterationReference(const IterationSchedule &schedule,

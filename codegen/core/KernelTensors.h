@@ -11,6 +11,7 @@
 #include "schedulers/KernelGenerator.h"
 #include "schedulers/SegmentedFusion.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -32,13 +33,41 @@ struct KernelOperands {
   // to (each non-view fusion output of the value, and its workspace slot).
   std::vector<KernelTensor> tensors;
   std::vector<const Value *> scalars; // scalar inputs, in value order
+  // Index maps read through their view ops, chains included (their bases
+  // are in `tensors`).
+  std::vector<const Value *> throughOps;
 };
 
-// Throws CodegenError for a tensor the segment cannot address yet (one
-// read through a view output); `kind` names the kernel kind in the message.
+// Whether a kernel loads `value` from a tensor: the segment does not compute
+// it, and it is not an index map the kernel reads through ops.
+inline bool loadsFromTensor(const Segment &segment, const std::vector<const Value *> &throughOps,
+                            const Value &value) {
+  return !segment.defines(value) &&
+         std::find(throughOps.begin(), throughOps.end(), &value) == throughOps.end();
+}
+
+// Which index maps among a segment's inputs (FusionAnalysis::indexMap) a
+// kernel reads through their view ops, from their base inputs, as it reads
+// views inside the segment: kernels that index values consumer-first. The
+// others are tensors of their own: the base's memory through the view's
+// offset and strides, which kernels streaming tensors by strides want.
+using IndexMapsThroughOps = std::function<bool(const Value &indexMap)>;
+inline bool everyIndexMap(const Value &) { return true; }
+// Index maps whose chain of views slices: kernels that shift vectors by a
+// slice's start (the pointwise resize variant) see the slice as an op.
+bool slicedIndexMap(const Value &indexMap);
+
+// Throws CodegenError for a tensor the segment cannot address; `kind`
+// names the kernel kind in the message.
 KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
                                      const ScheduledSegment &segment,
-                                     const WorkspaceOffsets &workspace, const std::string &kind);
+                                     const WorkspaceOffsets &workspace, const std::string &kind,
+                                     const IndexMapsThroughOps &throughOps = {});
+
+// The view ops of the index maps `segment` reads through ops, chains
+// included, in fusion order: ops the kernel computes too.
+std::vector<const Op *> indexMapOps(const Segment &segment,
+                                    const std::vector<const Value *> &throughOps);
 
 // The written output a pointwise-like kernel's loops cover, as its
 // schedule names it; throws CodegenError when the segment writes nothing.

@@ -29,14 +29,16 @@ EmittedKernel PointwiseEmitter::run() {
                        std::to_string(kMaxRank));
   order_ = cx_.analysis.storedLayout(ref);
   std::vector<const Op *> ops(cx_.segment.segment.ops().begin(), cx_.segment.segment.ops().end());
+  for (const Op *op : indexMapOps(cx_.segment.segment, throughOps_))
+    ops.push_back(op);
   fast_ = ValueEmitter::supportsCoordinateFree(ops);
   vmax_ = 16;
   for (const KernelTensor &t : tensors_)
     vmax_ = std::min(vmax_, 16 / static_cast<int>(dtypeBytes(t.storage)));
   vmax_ = std::min(vmax_, 8);
   if (!fast_)
-    resize_.emplace(PointwiseKernelShape{cx_.segment.segment, cx_.analysis, tensors_, scalars_, ref,
-                                         order_, symbols(), cx_.base, kBlock},
+    resize_.emplace(PointwiseKernelShape{cx_.segment.segment, cx_.analysis, tensors_, scalars_,
+                                         throughOps_, ref, order_, symbols(), cx_.base, kBlock},
                     vmax_);
 
   EmittedKernel out;
@@ -99,9 +101,10 @@ std::vector<int> PointwiseEmitter::vectorWidths() const {
 // have the reference's shape (one iteration space).
 void PointwiseEmitter::collectTensors() {
   KernelOperands operands =
-      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "pointwise");
+      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "pointwise", slicedIndexMap);
   tensors_ = std::move(operands.tensors);
   scalars_ = std::move(operands.scalars);
+  throughOps_ = std::move(operands.throughOps);
   reference_ = &iterationReference(schedule_, cx_.segment);
 }
 
@@ -127,8 +130,9 @@ std::string PointwiseEmitter::kernelName(const std::string &variant, bool wide) 
 // bound by issue slots before bandwidth (bench/README.md).
 std::string PointwiseEmitter::fastKernel(int vector, bool wide, bool dense) {
   lanes_ = vector;
-  ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-                       symbols(), "I", true);
+  ValueEmitter emitter(
+      [&](const Value &v) { return loadsFromTensor(cx_.segment.segment, throughOps_, v); }, *this,
+      symbols(), "I", true);
   std::vector<std::pair<size_t, std::string>> stores;
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)
@@ -266,8 +270,9 @@ std::string PointwiseEmitter::generalKernel(bool wide) {
   Coords coords;
   for (size_t d = 0; d < rank_; ++d)
     coords.push_back("c" + std::to_string(d));
-  ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-                       symbols(), "I", false);
+  ValueEmitter emitter(
+      [&](const Value &v) { return loadsFromTensor(cx_.segment.segment, throughOps_, v); }, *this,
+      symbols(), "I", false);
   std::vector<std::pair<size_t, std::string>> stores;
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)

@@ -119,7 +119,7 @@ public:
   void vector(size_t t, size_t dim) {
     const KernelTensor &kt = kernel_.tensors[t];
     const Value &v = *kt.value;
-    if (!(v.isInput() && v.isStrided())) {
+    if (kernel_.analysis.isDense(v)) {
       Layout layout = v.isInput() ? v.layout() : kernel_.analysis.storedLayout(v);
       auto pos = std::find(layout.begin(), layout.end(), static_cast<int64_t>(dim));
       for (auto it = pos; it != layout.end(); ++it)
@@ -144,7 +144,7 @@ private:
 bool denseInOrder(const KernelTensor &kt, const Value &ref, const Layout &order,
                   const FusionAnalysis &analysis) {
   const Value &v = *kt.value;
-  if (v.shape() != ref.shape() || (v.isInput() && v.isStrided()))
+  if (v.shape() != ref.shape() || !analysis.isDense(v))
     return false;
   Layout layout = v.isInput() ? v.layout() : analysis.storedLayout(v);
   return layout == order;
@@ -205,9 +205,10 @@ std::string ResizeVectorVariant::emitKernel(bool wide) {
   const std::string V = std::to_string(lanes_), B = std::to_string(kernel_.block);
   std::map<size_t, std::set<size_t>> vectorDims;
   TensorLanes reader(kernel_, vectorDims, linear_, inner_, readsAt_, reread_);
-  LaneValueEmitter emitter([&](const Value &v) { return !kernel_.segment.defines(v); }, reader,
-                           kernel_.symbols,
-                           [&](const Value &v) { return kernel_.analysis.name(v); }, "I", lanes_);
+  LaneValueEmitter emitter(
+      [&](const Value &v) { return loadsFromTensor(kernel_.segment, kernel_.throughOps, v); },
+      reader, kernel_.symbols, [&](const Value &v) { return kernel_.analysis.name(v); }, "I",
+      lanes_);
   Coords coords;
   for (size_t d = 0; d < rank; ++d)
     coords.push_back("c" + std::to_string(d));

@@ -30,8 +30,9 @@ struct PointwiseKernelShape {
   const FusionAnalysis &analysis;
   const std::vector<KernelTensor> &tensors; // in argument-struct order
   const std::vector<const Value *> &scalars;
-  const Value &reference; // the first stored output: the iteration space
-  const Layout &order;    // its memory order, outermost first
+  const std::vector<const Value *> &throughOps; // index maps read through their view ops
+  const Value &reference;                       // the first stored output: the iteration space
+  const Layout &order;                          // its memory order, outermost first
   std::vector<std::string> symbols;
   std::string base; // kernel name prefix, "<fusion>_k<segment>"
   int block;        // threads per block

@@ -169,9 +169,28 @@ void RowReductionEmitter::findRows() {
 // Inputs first (in value order), then the stored outputs, each over the
 // rows (per element) or reduced (per row).
 void RowReductionEmitter::collectTensors() {
+  // An index map is streamed through its strides when its innermost
+  // dim in memory is a reduced one (it runs along the row, as GroupNorm's
+  // reshaped input does); else it is read through its view ops from its
+  // base, as a view inside the segment is.
+  const std::vector<Extent> &domain = k_.rows.domain;
+  auto acrossRows = [&](const Value &map) {
+    const Layout order = cx_.analysis.storedLayout(map);
+    for (auto d = order.rbegin(); d != order.rend(); ++d) {
+      const size_t dim = static_cast<size_t>(*d);
+      if (map.shape()[dim].isConstant(1))
+        continue;
+      return map.rank() > domain.size() ||
+             std::find(k_.rows.axes.begin(), k_.rows.axes.end(),
+                       static_cast<int64_t>(dim + domain.size() - map.rank())) ==
+                 k_.rows.axes.end();
+    }
+    return false;
+  };
   KernelOperands operands =
-      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "row reduction");
+      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "row reduction", acrossRows);
   k_.scalars = std::move(operands.scalars);
+  throughOps_ = std::move(operands.throughOps);
   for (KernelTensor &t : operands.tensors) {
     const bool perRow = t.written && k_.rows.isReducedShape(t.value->shape());
     if (t.written && !perRow && !k_.rows.isDomainShape(t.value->shape()))
@@ -316,7 +335,9 @@ std::string RowReductionEmitter::storeStatement(size_t t, const Coords &coords,
 
 ValueEmitter RowReductionEmitter::newEmitter() {
   ValueEmitter emitter(
-      [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
+      [&](const Value &v) {
+        return loadsFromTensor(cx_.segment.segment, throughOps_, v) || isReductionResult(v);
+      },
       *this, cx_.fusion.fusion->symbols(), "I", false);
   // A divisor computed from the row's reductions (and scalars) alone, at
   // coordinates naming no reduced dim's c<d>: the same over the row, and

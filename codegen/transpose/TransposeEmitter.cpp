@@ -35,9 +35,10 @@ TransposeEmitter::TransposeEmitter(const KernelContext &cx, const IterationSched
 
 EmittedKernel TransposeEmitter::run() {
   KernelOperands operands =
-      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "transpose");
+      collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "transpose", everyIndexMap);
   tensors_ = std::move(operands.tensors);
   scalars_ = std::move(operands.scalars);
+  throughOps_ = std::move(operands.throughOps);
   reference_ = &iterationReference(schedule_, cx_.segment);
   rank_ = reference_->rank();
   if (rank_ > static_cast<size_t>(kMaxRank))
@@ -218,8 +219,9 @@ void TransposeEmitter::chooseVectors() {
 std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::string &element,
                                        const std::string &pad) {
   tileAt_ = tileAt;
-  ValueEmitter emitter([&](const Value &v) { return !cx_.segment.segment.defines(v); }, *this,
-                       cx_.fusion.fusion->symbols(), "I", false);
+  ValueEmitter emitter(
+      [&](const Value &v) { return loadsFromTensor(cx_.segment.segment, throughOps_, v); }, *this,
+      cx_.fusion.fusion->symbols(), "I", false);
   std::vector<std::string> values;
   for (size_t t = 0; t < tensors_.size(); ++t) {
     if (!tensors_[t].written)

@@ -183,7 +183,7 @@ TEST(ManifestWriter, ListsSegmentsWithSchedulerOpsAndWhatTheyReadAndWrite) {
   EXPECT_TRUE(contains(json, R"j("segments": [
         {
           "id": 0,
-          "scheduler": "transpose",
+          "scheduler": "pointwise",
           "ops": [
             {"value": "a", "op": "permute"},
             {"value": "b", "op": "slice"},

@@ -306,7 +306,7 @@ fusion f {
   f.mutableOutputs()[0].layout = {0, 2, 3, 1};
   EXPECT_EQ(rejection("transpose", whole()),
             "every input and output has the same innermost dimension in memory (dim 1 of "
-            "'x'); there is nothing to transpose");
+            "'x') or is broadcast along the others'; there is nothing to transpose");
 }
 
 TEST_F(SchedulerTest, TransposeRejectsAReduction) {

@@ -436,8 +436,14 @@ bool sameValues(const Tensor &x, const Tensor &y) {
 // segment against the whole fusion.
 void checkSegmentation(const Fusion &f, const SegmentedFusion &sf, std::mt19937 &rng) {
   const FusionAnalysis &a = *sf.analysis;
-  // Every op in exactly one segment, and segmentOfOp agrees.
+  // Every op in exactly one segment, and segmentOfOp agrees; index maps in
+  // none.
   std::vector<int> covered(f.ops().size(), 0);
+  for (const auto &op : f.ops())
+    if (a.isIndexMap(*op)) {
+      ++covered[a.position(*op)];
+      ASSERT_EQ(sf.segmentOfOp[a.position(*op)], kNoSegment);
+    }
   for (const ScheduledSegment &s : sf.segments) {
     for (const Op *op : s.segment.ops()) {
       ++covered[a.position(*op)];
@@ -452,7 +458,7 @@ void checkSegmentation(const Fusion &f, const SegmentedFusion &sf, std::mt19937 
   // Acyclic: ids are a topological order of every op-level edge.
   for (const auto &op : f.ops()) {
     for (const Value *operand : op->operands()) {
-      if (operand->definingOp()) {
+      if (a.producer(*operand) && !a.isIndexMap(*op)) {
         ASSERT_LE(sf.segmentOfOp[a.position(*operand->definingOp())],
                   sf.segmentOfOp[a.position(*op)]);
       }
@@ -467,6 +473,17 @@ void checkSegmentation(const Fusion &f, const SegmentedFusion &sf, std::mt19937 
   std::map<const Value *, Tensor> values;
   for (const Value *in : f.inputs())
     values[in] = inputs.at(in->name());
+  // Index maps, as the kernels reading them see them.
+  for (const auto &op : f.ops()) {
+    if (!a.isIndexMap(*op))
+      continue;
+    std::unique_ptr<Fusion> view = segmentAsFusion(Segment(sf.analysis, {op.get()}));
+    const Value &x = *op->operand(0);
+    InterpreterResult r =
+        interpret(*view, {{"v" + std::to_string(x.id()), values.at(&x)}}, symbols);
+    ASSERT_TRUE(r.ok) << r.error;
+    values[op->result()] = r.outputs.front();
+  }
   for (const ScheduledSegment &s : sf.segments) {
     std::unique_ptr<Fusion> part = segmentAsFusion(s.segment);
     std::map<std::string, Tensor> partInputs;
