@@ -2,7 +2,8 @@
 """Shape sweeps of reductions and normalizations (issue 24): per class, a
 grid of shapes, each point timed against torch.compile in the same process
 as bench/run.py times its cases (fuserc replayed from a CUDA graph, L2
-flushed, median), then a report with the worst points first and, per class,
+flushed, median; torch.compile's call too, or as a closure where that is
+faster), then a report with the worst points first and, per class,
 the geometric mean of fuserc / torch.compile, the worst point, the points
 below 0.95x and the points moving >= 256 MB below 90% of copy.
 
@@ -204,6 +205,9 @@ def parse_args():
         args.work = tempfile.mkdtemp(prefix="fuserc-sweep-")
     # What bench/run.py's bench_case reads.
     args.baselines, args.timing, args.kernels = "compiled", "graph", False
+    # torch.compile's call timed from a CUDA graph too, where that is faster:
+    # short points would otherwise time its Python and launch overhead.
+    args.compile_graph = True
     return args
 
 

@@ -43,7 +43,7 @@ SegmentGraph::SegmentGraph(std::shared_ptr<const FusionAnalysis> analysis,
   slotOf_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     groups_[i].ops = {i};
-    groups_[i].alive = !analysis_->isIndexMap(analysis_->op(i));
+    groups_[i].alive = !analysis_->isRecomputed(analysis_->op(i));
     groupOfOp_[i] = i;
     slotOf_[i] = i;
   }
@@ -124,7 +124,8 @@ std::vector<size_t> SegmentGraph::neighbours(size_t group) const {
   for (const Value *v : g.outputs)
     for (const Op *user : analysis_->users(*v))
       result.push_back(groupOfOp_[analysis_->position(*user)]);
-  // Index maps (other readers of an input) belong to no group.
+  // Index maps and recomputed casts (other readers of an input) belong to
+  // no group.
   std::erase_if(result, [&](size_t other) { return !groups_[other].alive; });
   sortUnique(result);
   result.erase(std::remove(result.begin(), result.end(), group), result.end());

@@ -89,7 +89,7 @@ public:
 
     findInPlaceReads();
     Segment whole = Segment::wholeFusion(analysis_);
-    if (whole.ops().empty()) // only index maps, of no output: nothing runs
+    if (whole.ops().empty()) // only index maps and casts, of no output: nothing runs
       return std::move(result_);
     if (const Scheduler *s = accepting(whole)) {
       for (const Op *op : whole.ops())
@@ -163,7 +163,7 @@ private:
     schedulerOf_.resize(fusion_.ops().size());
     bool ok = true;
     for (size_t g = 0; g < fusion_.ops().size(); ++g) {
-      if (!graph_.alive(g)) // an index map: no kernel computes it
+      if (!graph_.alive(g)) // an index map or recomputed cast: computed where read
         continue;
       Segment single = graph_.segment(g);
       schedulerOf_[g] = accepting(single);
@@ -321,7 +321,7 @@ private:
     if (result_.segments.size() != live.size())
       return inPlaceCannotBeOrdered();
     for (size_t p = 0; p < fusion_.ops().size(); ++p)
-      result_.segmentOfOp[p] = analysis_->isIndexMap(analysis_->op(p))
+      result_.segmentOfOp[p] = analysis_->isRecomputed(analysis_->op(p))
                                    ? kNoSegment
                                    : segmentOfGroup_.at(graph_.groupOfOp(p));
     describeInPlaceOrders();

@@ -156,10 +156,14 @@ void printDot(const SegmentedFusion &sf, const SymbolBindings &shapes, llvm::raw
     os << "  " << nodeId(*in) << " [shape=ellipse, label=\"" << in->name() << ": "
        << typeString(*in) << "\"];\n";
   for (const auto &op : f.ops())
-    if (const IndexMap *map = a.indexMap(*op->result()))
+    if (a.isRecomputed(*op)) {
+      const IndexMap *map = a.indexMap(*op->result());
       os << "  " << nodeId(*op->result()) << " [shape=box, style=dashed, label=\""
          << a.name(*op->result()) << " = " << op->info().name << "(" << a.name(*op->operand(0))
-         << ")\\nindex map of " << map->base->name() << "\"];\n";
+         << ")\\n"
+         << (map ? "index map of " + map->base->name() : std::string("recomputed where read"))
+         << "\"];\n";
+    }
   for (const ScheduledSegment &s : sf.segments) {
     os << "  subgraph cluster_" << s.id << " {\n"
        << "    label=\"segment " << s.id << ": " << s.scheduler->name() << "\";\n"
@@ -212,6 +216,9 @@ PrintNotes segmentsDumpNotes(const std::vector<SegmentedFusion> &segmented,
         (*notes)[op->result()] = "index map of " + map->base->name() + ": offset " +
                                  map->view.offset.str() + ", strides " +
                                  extentListString(map->view.strides) + "; no kernel";
+      else if (sf.analysis->isRecomputedCast(*op->result()))
+        (*notes)[op->result()] = "recomputed where read (a cast of " +
+                                 sf.analysis->name(*op->operand(0)) + "); no kernel";
     for (const ScheduledSegment &s : sf.segments)
       for (const Op *op : s.segment.ops())
         (*notes)[op->result()] =

@@ -24,21 +24,30 @@ FusionAnalysis::FusionAnalysis(const Fusion &fusion)
   }
   for (const FusionOutput &output : fusion.outputs())
     outputs_[output.value->id()].push_back(&output);
-  findIndexMaps();
+  findRecomputedValues();
 }
 
-void FusionAnalysis::findIndexMaps() {
+void FusionAnalysis::findRecomputedValues() {
   indexMaps_.resize(fusion_.values().size());
+  recomputedCasts_.assign(fusion_.values().size(), 0);
   std::vector<char> updated(fusion_.values().size(), 0);
   for (const FusionOutput &output : fusion_.outputs())
     if (output.aliases)
       updated[output.aliases->id()] = 1;
   for (const auto &op : fusion_.ops()) {
     const ShapeRule rule = op->info().shapeRule;
-    if (!isViewOp(*op) || rule == ShapeRule::Expand || rule == ShapeRule::BroadcastInDim ||
-        isFusionOutput(*op->result()))
+    const bool cast = op->kind() == OpKind::Cast;
+    if (isFusionOutput(*op->result()) ||
+        !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
+                   rule != ShapeRule::BroadcastInDim)))
       continue;
     const Value &x = *op->operand(0);
+    if (cast) {
+      recomputedCasts_[op->result()->id()] =
+          (x.isInput() && !x.isScalarInput() && !updated[x.id()]) || indexMaps_[x.id()] ||
+          recomputedCasts_[x.id()];
+      continue;
+    }
     std::optional<IndexMap> from;
     if (x.isInput() && !x.isScalarInput() && !updated[x.id()])
       from = IndexMap{&x, inputView(x)};

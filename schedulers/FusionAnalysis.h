@@ -63,11 +63,21 @@ public:
   // them at coordinate 0, and schedulers tell a broadcast weight from a
   // stream by its shape.
   const IndexMap *indexMap(const Value &value) const;
-  bool isIndexMap(const Op &op) const { return indexMap(*op.result()) != nullptr; }
-  // The op a kernel computes `value` with: none for inputs, literals and
-  // index maps, which segments read from memory.
+  // Whether `value` is a cast that every kernel reading it computes from
+  // its operand instead of reading it from the workspace: a cast of a tensor
+  // input, an index map or another such cast, that no fusion output is. It
+  // costs a conversion per read; storing it would cost a tensor.
+  bool isRecomputedCast(const Value &value) const { return recomputedCasts_[value.id()]; }
+  // The ops no segment computes: index maps and recomputed casts. Kernels
+  // read them where they need them.
+  bool isRecomputed(const Op &op) const {
+    return indexMap(*op.result()) || isRecomputedCast(*op.result());
+  }
+  // The op a kernel computes `value` with: none for inputs, literals, index
+  // maps and recomputed casts, which segments read as inputs.
   const Op *producer(const Value &value) const {
-    return indexMap(value) ? nullptr : value.definingOp();
+    const Op *op = value.definingOp();
+    return op && isRecomputed(*op) ? nullptr : op;
   }
   // Whether `value`, as kernels read or write it, is dense in its stored
   // layout: not for `strided` inputs, nor for index maps with gaps (slices).
@@ -90,7 +100,7 @@ public:
   std::string describe(const Op &op) const;
 
 private:
-  void findIndexMaps();
+  void findRecomputedValues();
 
   const Fusion &fusion_;
   ValueNames names_;
@@ -99,6 +109,7 @@ private:
   std::vector<std::vector<const Op *>> users_;
   std::vector<std::vector<const FusionOutput *>> outputs_;
   std::vector<std::optional<IndexMap>> indexMaps_; // by value id
+  std::vector<char> recomputedCasts_;              // by value id
 };
 
 } // namespace fuserc

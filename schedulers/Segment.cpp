@@ -44,7 +44,7 @@ Segment::Segment(std::shared_ptr<const FusionAnalysis> analysis, std::vector<con
 Segment Segment::wholeFusion(std::shared_ptr<const FusionAnalysis> analysis) {
   std::vector<const Op *> ops;
   for (const auto &op : analysis->fusion().ops())
-    if (!analysis->isIndexMap(*op))
+    if (!analysis->isRecomputed(*op))
       ops.push_back(op.get());
   return Segment(std::move(analysis), std::move(ops));
 }

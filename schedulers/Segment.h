@@ -4,9 +4,10 @@
 //
 //   inputs   values its ops read that no op of the segment defines — fusion
 //            inputs (tensors and scalars), index maps of tensor inputs
-//            (FusionAnalysis::indexMap: views read through strides) and
-//            results of other segments; literals are not inputs (they are
-//            folded into the code);
+//            (FusionAnalysis::indexMap: views read through strides),
+//            recomputed casts of either (computed where read) and results
+//            of other segments; literals are not inputs (they are folded
+//            into the code);
 //   outputs  values it defines that an op outside the segment reads or that
 //            are fusion outputs;
 //   written outputs
@@ -31,7 +32,8 @@ public:
   // `ops` may come in any order and with repeats; they must belong to the
   // analysed fusion.
   Segment(std::shared_ptr<const FusionAnalysis> analysis, std::vector<const Op *> ops);
-  // Every op of the fusion but its index maps, which no segment computes.
+  // Every op of the fusion but its index maps and recomputed casts, which
+  // no segment computes.
   static Segment wholeFusion(std::shared_ptr<const FusionAnalysis> analysis);
 
   const FusionAnalysis &analysis() const { return *analysis_; }

@@ -15,7 +15,8 @@
 namespace fuserc {
 
 inline constexpr int64_t kDefaultExtent = 1024;
-// The segment of an index map (FusionAnalysis::indexMap): none computes it.
+// The segment of an index map or a recomputed cast (FusionAnalysis::
+// isRecomputed): none computes it.
 inline constexpr size_t kNoSegment = static_cast<size_t>(-1);
 
 // A scheduler's reason for not taking a group.
@@ -64,7 +65,7 @@ struct SegmentedFusion {
   const Fusion *fusion = nullptr;
   std::shared_ptr<const FusionAnalysis> analysis;
   std::vector<ScheduledSegment> segments; // by id
-  std::vector<size_t> segmentOfOp;        // by op position; kNoSegment for index maps
+  std::vector<size_t> segmentOfOp;        // by op position; kNoSegment if recomputed
   // Why no scheduler took the whole fusion; empty when one did.
   std::vector<Rejection> wholeFusion;
   std::vector<CrossingTensor> crossing; // by value id

@@ -94,6 +94,7 @@ private:
     KernelOperands operands =
         collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "column reduction");
     k_.scalars = std::move(operands.scalars);
+    throughOps_ = std::move(operands.throughOps);
     for (KernelTensor &t : operands.tensors) {
       if (t.written && !k_.rows.isReducedShape(t.value->shape()))
         throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
@@ -128,7 +129,7 @@ private:
     while (!pending.empty()) {
       const Value *v = pending.back();
       pending.pop_back();
-      if (!cx_.segment.segment.defines(*v) || !seen.insert(v).second)
+      if (loadsFromTensor(cx_.segment.segment, throughOps_, *v) || !seen.insert(v).second)
         continue;
       prologue.push_back(v->definingOp());
       for (const Value *operand : v->definingOp()->operands())
@@ -165,7 +166,9 @@ private:
   ValueEmitter newEmitter(bool lanes) {
     lanes_ = lanes;
     return ValueEmitter(
-        [&](const Value &v) { return !cx_.segment.segment.defines(v) || isReductionResult(v); },
+        [&](const Value &v) {
+          return loadsFromTensor(cx_.segment.segment, throughOps_, v) || isReductionResult(v);
+        },
         *this, cx_.fusion.fusion->symbols(), "I", lanes);
   }
 
@@ -555,8 +558,9 @@ private:
   const KernelContext &cx_;
   const ReductionSchedule &schedule_;
   ColumnKernel k_;
-  std::vector<size_t> kept_; // kept dims in memory order: outer, then inner
-  bool lanes_ = false;       // reads come from per-lane registers (tile variants)
+  std::vector<const Value *> throughOps_; // computed from tensors outside the segment
+  std::vector<size_t> kept_;              // kept dims in memory order: outer, then inner
+  bool lanes_ = false;                    // reads come from per-lane registers (tile variants)
   std::map<const Value *, std::string> registers_; // reduction result -> its register
 };
 

@@ -35,16 +35,23 @@ public:
   KernelOperands run() {
     KernelOperands out;
     std::vector<const Value *> inputs;
+    auto readThroughOps = [&](const Value *from, const Value *to) {
+      for (const Value *m = from; m != to; m = m->definingOp()->operand(0))
+        if (std::find(out.throughOps.begin(), out.throughOps.end(), m) == out.throughOps.end())
+          out.throughOps.push_back(m);
+    };
     for (const Value *v : seg_.segment.inputs()) {
-      const IndexMap *map = analysis_.indexMap(*v);
-      if (map && throughOps_ && throughOps_(*v)) {
-        for (const Value *m = v; m != map->base; m = m->definingOp()->operand(0))
-          if (std::find(out.throughOps.begin(), out.throughOps.end(), m) == out.throughOps.end())
-            out.throughOps.push_back(m);
-        inputs.push_back(map->base);
-      } else {
-        inputs.push_back(v);
+      // A recomputed cast is computed from what it casts, always.
+      const Value *read = v;
+      while (analysis_.isRecomputedCast(*read))
+        read = read->definingOp()->operand(0);
+      readThroughOps(v, read);
+      const IndexMap *map = analysis_.indexMap(*read);
+      if (map && throughOps_ && throughOps_(*read)) {
+        readThroughOps(read, map->base);
+        read = map->base;
       }
+      inputs.push_back(read);
     }
     std::sort(inputs.begin(), inputs.end(),
               [](const Value *x, const Value *y) { return x->id() < y->id(); });
@@ -174,19 +181,12 @@ bool slicedIndexMap(const Value &indexMap) {
   return false;
 }
 
-std::vector<const Op *> indexMapOps(const Segment &segment,
-                                    const std::vector<const Value *> &throughOps) {
+std::vector<const Op *> opsReadThrough(const Segment &segment,
+                                       const std::vector<const Value *> &throughOps) {
   const FusionAnalysis &a = segment.analysis();
   std::vector<const Op *> ops;
-  std::vector<const Value *> pending = throughOps;
-  while (!pending.empty()) {
-    const Value *v = pending.back();
-    pending.pop_back();
-    if (!a.indexMap(*v) || std::find(ops.begin(), ops.end(), v->definingOp()) != ops.end())
-      continue;
+  for (const Value *v : throughOps)
     ops.push_back(v->definingOp());
-    pending.push_back(v->definingOp()->operand(0));
-  }
   std::sort(ops.begin(), ops.end(),
             [&](const Op *x, const Op *y) { return a.position(*x) < a.position(*y); });
   return ops;

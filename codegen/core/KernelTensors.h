@@ -33,24 +33,25 @@ struct KernelOperands {
   // to (each non-view fusion output of the value, and its workspace slot).
   std::vector<KernelTensor> tensors;
   std::vector<const Value *> scalars; // scalar inputs, in value order
-  // Index maps read through their view ops, chains included (their bases
-  // are in `tensors`).
+  // What the kernel computes from its tensors although no op of the segment
+  // does: recomputed casts and the index maps it reads through their view
+  // ops, chains included (what they read is in `tensors`).
   std::vector<const Value *> throughOps;
 };
 
 // Whether a kernel loads `value` from a tensor: the segment does not compute
-// it, and it is not an index map the kernel reads through ops.
+// it, and the kernel does not read it through ops.
 inline bool loadsFromTensor(const Segment &segment, const std::vector<const Value *> &throughOps,
                             const Value &value) {
   return !segment.defines(value) &&
          std::find(throughOps.begin(), throughOps.end(), &value) == throughOps.end();
 }
 
-// Which index maps among a segment's inputs (FusionAnalysis::indexMap) a
-// kernel reads through their view ops, from their base inputs, as it reads
-// views inside the segment: kernels that index values consumer-first. The
-// others are tensors of their own: the base's memory through the view's
-// offset and strides, which kernels streaming tensors by strides want.
+// Which index maps among a segment's inputs (FusionAnalysis::indexMap), or
+// under its recomputed casts, a kernel reads through their view ops, from
+// their base inputs, as it reads views inside the segment. The others are
+// tensors of their own: the base's memory through the view's offset and
+// strides. Recomputed casts are always computed from what they cast.
 using IndexMapsThroughOps = std::function<bool(const Value &indexMap)>;
 inline bool everyIndexMap(const Value &) { return true; }
 // Index maps whose chain of views slices: kernels that shift vectors by a
@@ -64,10 +65,10 @@ KernelOperands collectKernelOperands(const SegmentedFusion &segmented,
                                      const WorkspaceOffsets &workspace, const std::string &kind,
                                      const IndexMapsThroughOps &throughOps = {});
 
-// The view ops of the index maps `segment` reads through ops, chains
-// included, in fusion order: ops the kernel computes too.
-std::vector<const Op *> indexMapOps(const Segment &segment,
-                                    const std::vector<const Value *> &throughOps);
+// The ops of the values a kernel reads through ops (KernelOperands::
+// throughOps), in fusion order: ops it computes besides its segment's.
+std::vector<const Op *> opsReadThrough(const Segment &segment,
+                                       const std::vector<const Value *> &throughOps);
 
 // The written output a pointwise-like kernel's loops cover, as its
 // schedule names it; throws CodegenError when the segment writes nothing.

@@ -29,7 +29,7 @@ EmittedKernel PointwiseEmitter::run() {
                        std::to_string(kMaxRank));
   order_ = cx_.analysis.storedLayout(ref);
   std::vector<const Op *> ops(cx_.segment.segment.ops().begin(), cx_.segment.segment.ops().end());
-  for (const Op *op : indexMapOps(cx_.segment.segment, throughOps_))
+  for (const Op *op : opsReadThrough(cx_.segment.segment, throughOps_))
     ops.push_back(op);
   fast_ = ValueEmitter::supportsCoordinateFree(ops);
   vmax_ = 16;

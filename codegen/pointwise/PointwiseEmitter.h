@@ -62,7 +62,7 @@ private:
   const IterationSchedule &schedule_;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
-  std::vector<const Value *> throughOps_; // index maps read through their view ops
+  std::vector<const Value *> throughOps_; // computed from tensors outside the segment
   const Value *reference_ = nullptr;
   size_t rank_ = 0;
   Layout order_;

@@ -30,7 +30,7 @@ struct PointwiseKernelShape {
   const FusionAnalysis &analysis;
   const std::vector<KernelTensor> &tensors; // in argument-struct order
   const std::vector<const Value *> &scalars;
-  const std::vector<const Value *> &throughOps; // index maps read through their view ops
+  const std::vector<const Value *> &throughOps; // computed from tensors outside the segment
   const Value &reference;                       // the first stored output: the iteration space
   const Layout &order;                          // its memory order, outermost first
   std::vector<std::string> symbols;

@@ -167,7 +167,7 @@ private:
   const KernelContext &cx_;
   const ReductionSchedule &schedule_;
   RowKernel k_;
-  std::vector<const Value *> throughOps_;          // index maps read through their view ops
+  std::vector<const Value *> throughOps_;          // computed from tensors outside the segment
   std::map<const Value *, std::string> registers_; // reduction result -> row register
 
   // Contiguous variants: while emitting item (j, v), reads of streamed

@@ -68,6 +68,7 @@ public:
     KernelOperands operands = collectKernelOperands(cx_.fusion, cx_.segment, cx_.workspace, "scan");
     tensors_ = std::move(operands.tensors);
     scalars_ = std::move(operands.scalars);
+    throughOps_ = std::move(operands.throughOps);
     for (const KernelTensor &t : tensors_)
       if (t.written && t.value->shape() != lanes_.domain)
         throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
@@ -266,7 +267,8 @@ private:
     const std::string pad = "      ", V = std::to_string(v_);
     ValueEmitter emitter(
         [&](const Value &v) {
-          return !cx_.segment.segment.defines(v) || scanIndex(v) < lanes_.scans.size();
+          return loadsFromTensor(cx_.segment.segment, throughOps_, v) ||
+                 scanIndex(v) < lanes_.scans.size();
         },
         *this, symbols(), "I", false);
     std::string s;
@@ -481,7 +483,8 @@ private:
   int v_;
   std::vector<KernelTensor> tensors_;
   std::vector<const Value *> scalars_;
-  std::map<std::string, int> elementOf_; // "p<k>" -> k
+  std::vector<const Value *> throughOps_; // computed from tensors outside the segment
+  std::map<std::string, int> elementOf_;  // "p<k>" -> k
   // Line-invariant offset sums -> their variables, in order of first use.
   std::map<std::string, std::string> lineBases_;
   std::vector<std::string> lineBaseOrder_;

@@ -436,11 +436,11 @@ bool sameValues(const Tensor &x, const Tensor &y) {
 // segment against the whole fusion.
 void checkSegmentation(const Fusion &f, const SegmentedFusion &sf, std::mt19937 &rng) {
   const FusionAnalysis &a = *sf.analysis;
-  // Every op in exactly one segment, and segmentOfOp agrees; index maps in
-  // none.
+  // Every op in exactly one segment, and segmentOfOp agrees; index maps and
+  // recomputed casts in none.
   std::vector<int> covered(f.ops().size(), 0);
   for (const auto &op : f.ops())
-    if (a.isIndexMap(*op)) {
+    if (a.isRecomputed(*op)) {
       ++covered[a.position(*op)];
       ASSERT_EQ(sf.segmentOfOp[a.position(*op)], kNoSegment);
     }
@@ -458,7 +458,7 @@ void checkSegmentation(const Fusion &f, const SegmentedFusion &sf, std::mt19937 
   // Acyclic: ids are a topological order of every op-level edge.
   for (const auto &op : f.ops()) {
     for (const Value *operand : op->operands()) {
-      if (a.producer(*operand) && !a.isIndexMap(*op)) {
+      if (a.producer(*operand) && !a.isRecomputed(*op)) {
         ASSERT_LE(sf.segmentOfOp[a.position(*operand->definingOp())],
                   sf.segmentOfOp[a.position(*op)]);
       }
@@ -473,9 +473,9 @@ void checkSegmentation(const Fusion &f, const SegmentedFusion &sf, std::mt19937 
   std::map<const Value *, Tensor> values;
   for (const Value *in : f.inputs())
     values[in] = inputs.at(in->name());
-  // Index maps, as the kernels reading them see them.
+  // Index maps and recomputed casts, as the kernels reading them see them.
   for (const auto &op : f.ops()) {
-    if (!a.isIndexMap(*op))
+    if (!a.isRecomputed(*op))
       continue;
     std::unique_ptr<Fusion> view = segmentAsFusion(Segment(sf.analysis, {op.get()}));
     const Value &x = *op->operand(0);
