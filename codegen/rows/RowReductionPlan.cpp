@@ -155,8 +155,9 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
       if (!rk.generates(v, vector))
         continue;
       std::string what =
-          v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
-                               std::to_string(v.rowsPerBlock) + " rows per block"
+          v.threads == 1 ? "a thread per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
+          : v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
+                                 std::to_string(v.rowsPerBlock) + " rows per block"
           : v.threads == 32
               ? "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
               : "a block of " + std::to_string(v.threads) + " threads per row";

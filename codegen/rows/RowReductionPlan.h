@@ -63,10 +63,12 @@ struct RowFastVariant {
 // behind the code's constants").
 inline constexpr int kRowMinThreadsPerSM = 1024;
 
+// t1x8 keeps rows of up to 8 elements (tiny reductions, decode-size
+// batches of them) in one thread each: no lane of a group idles.
 inline constexpr RowFastVariant kRowFastVariants[] = {
-    {"g8x8", 8, 8, 32},      {"w32x8", 32, 8, 8},     {"w32x16", 32, 16, 8},
-    {"w32x32", 32, 32, 4},   {"b128x16", 128, 16, 1}, {"b128x32", 128, 32, 1},
-    {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1},
+    {"t1x8", 1, 8, 256},     {"g8x8", 8, 8, 32},      {"w32x8", 32, 8, 8},
+    {"w32x16", 32, 16, 8},   {"w32x32", 32, 32, 4},   {"b128x16", 128, 16, 1},
+    {"b128x32", 128, 32, 1}, {"b256x32", 256, 32, 1}, {"b512x32", 512, 32, 1},
 };
 
 // At vectors of 1 where the kernel has wider ones (rows not a multiple of

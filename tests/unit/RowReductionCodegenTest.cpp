@@ -32,8 +32,8 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   EXPECT_EQ(k.scheduler, scheduler);
   const std::string vector = parameter(k, "vector");
   std::vector<std::string> expected;
-  for (const char *shape : {"g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32", "b256x32",
-                            "b512x32", "m512", "m1024", "c512", "s512"}) {
+  for (const char *shape : {"t1x8", "g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32",
+                            "b256x32", "b512x32", "m512", "m1024", "c512", "s512"}) {
     if (std::string(shape) == "c512" && !k.clusterLaunch)
       continue; // rows without a cache have no cluster variant
     if (std::string(shape) == "s512" && k.scratchBytes.isConstant(0))
@@ -199,9 +199,10 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("(unsigned)groups, 1, 1, block, shared, &a, stream);"),
             std::string::npos);
-  EXPECT_NE(k.selection.find("b512x32 up to 16384, at W = 1 g8x8 up to 64, w32x8 up to 256, "
-                             "w32x16 up to 512, b128x16 up to 2048, longer rows at W = 1 (above "
-                             "2048) as below"),
+  EXPECT_NE(k.selection.find(
+                "b512x32 up to 16384, at W = 1 t1x8 up to 8, g8x8 up to 64, w32x8 up to 256, "
+                "w32x16 up to 512, b128x16 up to 2048, longer rows at W = 1 (above "
+                "2048) as below"),
             std::string::npos)
       << k.selection;
   EXPECT_NE(k.selection.find("above 16384 a cached streaming variant"), std::string::npos);
