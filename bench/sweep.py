@@ -24,7 +24,8 @@ one fuserc build serves every point of it:
   norm_stats  BatchNorm statistics of NCHW and NHWC, InstanceNorm's,
               GroupNorm's (32 groups), at four activation shapes
   views       fusions reading inputs through views (issue 25): GroupNorm
-              (f32, bf16) at five activation shapes, a softmax of [B, L, L]
+              (f32, bf16) at seven activation shapes (two of a diffusion
+              UNet's: few groups of long rows), a softmax of [B, L, L]
               masked by a slice of a [1, 2048, 2048] mask for L in {128,
               512, 1024, 2048}, RoPE over [8, S, H, 128] with cos and sin
               unsqueezed over the heads
@@ -141,7 +142,7 @@ def _norm_stats(fusion):
 def _views(fusion):
     if fusion.startswith("group_norm"):
         for n, c, h, w in ((32, 64, 56, 56), (64, 256, 28, 28), (8, 512, 7, 7), (2, 32, 64, 64),
-                           (32, 256, 32, 32)):
+                           (32, 256, 32, 32), (2, 320, 64, 64), (1, 512, 128, 128)):
             yield {"N": n, "G": c // 32, "H": h, "W": w}
     elif fusion == "masked_softmax_f32":
         for length in (128, 512, 1024, 2048):

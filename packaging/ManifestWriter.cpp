@@ -111,11 +111,11 @@ Json ids(const std::vector<size_t> &list) {
   return out;
 }
 
-// segments, index_maps, tensors_between_segments, segment_boundaries,
+// segments, index_maps, output_views, tensors_between_segments, segment_boundaries,
 // whole_fusion_rejections.
 void setSegmentation(Json &fusion, const SegmentSummary *summary) {
-  Json segments = Json::array(), indexMaps = Json::array(), tensors = Json::array(),
-       boundaries = Json::array();
+  Json segments = Json::array(), indexMaps = Json::array(), outputViews = Json::array(),
+       tensors = Json::array(), boundaries = Json::array();
   Json whole = Json::array();
   if (summary) {
     for (const SegmentSummary::Segment &s : summary->segments) {
@@ -137,6 +137,11 @@ void setSegmentation(Json &fusion, const SegmentSummary *summary) {
                          .set("base", m.base)
                          .set("offset", m.offset)
                          .set("strides", Json::strings(m.strides)));
+    for (const SegmentSummary::OutputView &v : summary->outputViews)
+      outputViews.push(Json::object()
+                           .set("output", v.output)
+                           .set("stored", v.stored)
+                           .set("strides", Json::strings(v.strides)));
     for (const SegmentSummary::Tensor &t : summary->tensors)
       tensors.push(Json::object()
                        .set("name", t.name)
@@ -158,6 +163,7 @@ void setSegmentation(Json &fusion, const SegmentSummary *summary) {
   }
   fusion.set("segments", segments)
       .set("index_maps", indexMaps)
+      .set("output_views", outputViews)
       .set("tensors_between_segments", tensors)
       .set("segment_boundaries", boundaries)
       .set("whole_fusion_rejections", whole);

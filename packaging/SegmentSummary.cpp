@@ -65,6 +65,13 @@ SegmentSummary summarizeSegments(const SegmentedFusion &sf) {
       out.indexMaps.push_back({a.name(*op->result()), std::string(op->info().name),
                                map->base->name(), map->view.offset.str(), std::move(strides)});
     }
+  for (const auto &op : sf.fusion->ops())
+    if (const OutputView *view = a.outputView(*op->result())) {
+      std::vector<std::string> strides;
+      for (const Extent &stride : view->view.strides)
+        strides.push_back(stride.str());
+      out.outputViews.push_back({view->output->name, a.name(*op->result()), std::move(strides)});
+    }
   for (const CrossingTensor &t : sf.crossing)
     out.tensors.push_back({a.name(*t.value), std::string(dtypeName(t.value->dtype())),
                            std::string(dtypeName(t.storage)), t.producer, t.consumers,

@@ -1,8 +1,8 @@
 // What the manifest says about one fusion's segmentation (passes/
 // Segmentation.h), in names and words only, so the manifest writer — and
 // its tests — need no SegmentedFusion: the segments with their scheduler and
-// ops, the index maps no segment computes, the tensors passed between them,
-// and why neighbouring segments, or the whole fusion, could not be one kernel.
+// ops, the index maps no segment computes, the outputs stored through views, the tensors passed
+// between them, and why neighbouring segments, or the whole fusion, could not be one kernel.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +33,10 @@ struct SegmentSummary {
     std::string value, op, base, offset;
     std::vector<std::string> strides;
   };
+  struct OutputView { // an output a kernel writes as another value through a view
+    std::string output, stored;
+    std::vector<std::string> strides; // of `stored` over the output's memory
+  };
   struct Tensor {
     std::string name;
     std::string dtype;   // the value's
@@ -54,6 +58,7 @@ struct SegmentSummary {
   std::vector<Rejection> wholeFusion; // empty when one scheduler took it all
   std::vector<Segment> segments;
   std::vector<IndexMap> indexMaps;
+  std::vector<OutputView> outputViews;
   std::vector<Tensor> tensors;
   std::vector<Boundary> boundaries;
 };

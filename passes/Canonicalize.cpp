@@ -159,6 +159,7 @@ public:
       : source_(source), target_(target), rewriter_(target), map_(source.values().size(), nullptr) {
     for (const FusionOutput &output : source.outputs())
       outputValues_.insert(output.value);
+    findSinkPaths();
   }
 
   void run() {
@@ -197,8 +198,37 @@ private:
     map_[old->id()] = v;
   }
 
+  // Which values flow into an output (a new buffer no op reads) through
+  // elementwise ops alone, each the one reader of the value before it:
+  // reshapes sink along these paths (ReshapeSinking.cpp), to be stored
+  // through the output's view.
+  void findSinkPaths() {
+    sinkPath_.assign(source_.values().size(), 0);
+    std::vector<std::vector<const Op *>> users(source_.values().size());
+    for (const auto &op : source_.ops())
+      for (const Value *operand : op->operands())
+        if (users[operand->id()].empty() || users[operand->id()].back() != op.get())
+          users[operand->id()].push_back(op.get());
+    std::map<const Value *, int> outputs;
+    for (const FusionOutput &output : source_.outputs())
+      outputs[output.value] += output.aliases ? 2 : 1;
+    for (auto it = source_.ops().rbegin(); it != source_.ops().rend(); ++it) {
+      const Value &v = *(*it)->result();
+      const auto &readers = users[v.id()];
+      const auto out = outputs.find(&v);
+      if (out != outputs.end())
+        sinkPath_[v.id()] = out->second == 1 && readers.empty();
+      else if (readers.size() == 1 && readers.front()->info().shapeRule == ShapeRule::Elementwise)
+        sinkPath_[v.id()] = sinkPath_[readers.front()->result()->id()];
+    }
+  }
+
   Value *build(const Op &op, const std::vector<Value *> &operands) {
     const DType dtype = op.result()->dtype();
+    if (op.info().shapeRule == ShapeRule::Elementwise && sinkPath_[op.result()->id()])
+      if (Value *v =
+              sinkReshape(rewriter_, op.kind(), operands, op.attrs(), op.result()->shape(), dtype))
+        return v;
     if (op.info().composite)
       return decomposeComposite(rewriter_, op.kind(), operands, op.attrs(), dtype);
     if (op.kind() == OpKind::Scatter)
@@ -276,6 +306,7 @@ private:
   std::set<const Value *> outputValues_;
   std::set<const Value *> claimed_; // rebuilt values some output already uses
   std::map<const Value *, Value *> materialized_;
+  std::vector<char> sinkPath_; // by source value id (findSinkPaths)
 };
 
 } // namespace
@@ -283,7 +314,13 @@ private:
 std::unique_ptr<Fusion> canonicalize(const Fusion &fusion) {
   Fusion rebuilt(fusion.name(), fusion.loc());
   Canonicalizer(fusion, rebuilt).run();
-  return copyLiveOps(rebuilt);
+  // Once more: ops that decompositions built (the squeeze ending a
+  // keepdim=false logsumexp) met no rule that looks at their users, such as
+  // reshape sinking. The second rebuild builds each op through the rules.
+  std::unique_ptr<Fusion> once = copyLiveOps(rebuilt);
+  Fusion again(fusion.name(), fusion.loc());
+  Canonicalizer(*once, again).run();
+  return copyLiveOps(again);
 }
 
 } // namespace fuserc

@@ -6,6 +6,8 @@
 //                               softplus, logsumexp, std
 //   ScatterRewrite.cpp          scatter into a constant `full` becomes a `where`
 //   IndexSelectRewrite.cpp      a 0-d index_select index becomes 1-D
+//   ReshapeSinking.cpp          elementwise ops of a reshape on the way to
+//                               an output move before the reshape
 //
 // Every rule keeps the reference interpreter's results (Interpreter.h):
 // op results of dtype f16/bf16 are carried at f32 precision and rounded
@@ -53,5 +55,14 @@ Value *rewriteScatter(FusionRewriter &rewriter, const std::vector<Value *> &oper
 // the index is not 0-d.
 Value *rewriteIndexSelect(FusionRewriter &rewriter, const std::vector<Value *> &operands,
                           const Attributes &attrs);
+
+// reshape(kind(a, pulled operands), resultShape) for an elementwise
+// `kind(operands)` of result shape `resultShape` one of whose operands is
+// reshape(a) of that shape, the others reshaped to a's shape; null when some
+// operand is not full or broadcast over each run of dims the reshape pairs,
+// or when the op in a's shape would not have dtype `resultType`.
+Value *sinkReshape(FusionRewriter &rewriter, OpKind kind, const std::vector<Value *> &operands,
+                   const Attributes &attrs, const std::vector<Extent> &resultShape,
+                   DType resultType);
 
 } // namespace fuserc::canonicalize_detail

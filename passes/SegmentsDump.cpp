@@ -73,6 +73,9 @@ void printTrailer(const SegmentedFusion &sf, const SymbolBindings &shapes, llvm:
        << listOrNothing(seg.writtenOutputs());
     if (!views.empty())
       os << "; views " << nameList(views, a);
+    for (const Value *v : seg.writtenOutputs())
+      if (const OutputView *view = a.outputView(*v))
+        os << "; " << a.name(*v) << " into output " << view->output->name << " through its view";
     os << "\n";
   }
   if (sf.segments.size() < 2)
@@ -158,11 +161,14 @@ void printDot(const SegmentedFusion &sf, const SymbolBindings &shapes, llvm::raw
   for (const auto &op : f.ops())
     if (a.isRecomputed(*op)) {
       const IndexMap *map = a.indexMap(*op->result());
+      const std::string what = map ? "index map of " + map->base->name()
+                               : a.isOutputViewOfStored(*op->result())
+                                   ? "written through by " + a.name(a.storedBeneath(*op->result()))
+                                   : std::string("recomputed where read");
       os << "  " << nodeId(*op->result()) << " [shape=box, style=dashed, label=\""
          << a.name(*op->result()) << " = " << op->info().name << "(" << a.name(*op->operand(0))
          << ")\\n"
-         << (map ? "index map of " + map->base->name() : std::string("recomputed where read"))
-         << "\"];\n";
+         << what << "\"];\n";
     }
   for (const ScheduledSegment &s : sf.segments) {
     os << "  subgraph cluster_" << s.id << " {\n"
@@ -219,6 +225,10 @@ PrintNotes segmentsDumpNotes(const std::vector<SegmentedFusion> &segmented,
       else if (sf.analysis->isRecomputedCast(*op->result()))
         (*notes)[op->result()] = "recomputed where read (a cast of " +
                                  sf.analysis->name(*op->operand(0)) + "); no kernel";
+      else if (sf.analysis->isOutputViewOfStored(*op->result()))
+        (*notes)[op->result()] = "stored by the kernel computing " +
+                                 sf.analysis->name(sf.analysis->storedBeneath(*op->result())) +
+                                 ", through this view; no kernel";
     for (const ScheduledSegment &s : sf.segments)
       for (const Op *op : s.segment.ops())
         (*notes)[op->result()] =

@@ -25,6 +25,7 @@ FusionAnalysis::FusionAnalysis(const Fusion &fusion)
   for (const FusionOutput &output : fusion.outputs())
     outputs_[output.value->id()].push_back(&output);
   findRecomputedValues();
+  findOutputViews();
 }
 
 void FusionAnalysis::findRecomputedValues() {
@@ -37,9 +38,8 @@ void FusionAnalysis::findRecomputedValues() {
   for (const auto &op : fusion_.ops()) {
     const ShapeRule rule = op->info().shapeRule;
     const bool cast = op->kind() == OpKind::Cast;
-    if (isFusionOutput(*op->result()) ||
-        !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
-                   rule != ShapeRule::BroadcastInDim)))
+    if (isFusionOutput(*op->result()) || !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
+                                                    rule != ShapeRule::BroadcastInDim)))
       continue;
     const Value &x = *op->operand(0);
     if (cast) {
@@ -59,6 +59,67 @@ void FusionAnalysis::findRecomputedValues() {
     if (step.view)
       indexMaps_[op->result()->id()] = IndexMap{from->base, std::move(*step.view)};
   }
+}
+
+namespace {
+
+bool isReshapeLike(const Op &op) {
+  const ShapeRule rule = op.info().shapeRule;
+  return rule == ShapeRule::Reshape || rule == ShapeRule::Squeeze || rule == ShapeRule::Unsqueeze;
+}
+
+} // namespace
+
+void FusionAnalysis::findOutputViews() {
+  outputViews_.resize(fusion_.values().size());
+  outputViewOps_.assign(fusion_.values().size(), 0);
+  for (const FusionOutput &output : fusion_.outputs()) {
+    const Value *y = output.value;
+    if (output.kind != OutputKind::NewBuffer || outputsOf(*y).size() != 1 || !users(*y).empty() ||
+        !y->definingOp() || !isReshapeLike(*y->definingOp()) || isRecomputed(*y->definingOp()) ||
+        !isPermutation(output.layout, y->rank()))
+      continue;
+    // Walk down the chain of reshapes, each value read once, to the first
+    // value another op computes.
+    std::vector<const Value *> chain{y};
+    const Value *v = y->definingOp()->operand(0);
+    while (v->definingOp() && isReshapeLike(*v->definingOp()) && users(*v).size() == 1 &&
+           !isFusionOutput(*v) && !isRecomputed(*v->definingOp())) {
+      chain.push_back(v);
+      v = v->definingOp()->operand(0);
+    }
+    if (!v->definingOp() || isRecomputed(*v->definingOp()) || users(*v).size() != 1 ||
+        isFusionOutput(*v) || outputViews_[v->id()])
+      continue;
+    StridedView view{0, y->shape(), denseStrides(y->shape(), output.layout), output.layout};
+    bool expressible = true;
+    for (const Value *link : chain) {
+      ViewStep step = reshapeView(view, link->definingOp()->operand(0)->shape());
+      if (!step.view) {
+        expressible = false;
+        break;
+      }
+      view = std::move(*step.view);
+    }
+    if (!expressible)
+      continue;
+    outputViews_[v->id()] = OutputView{&output, std::move(view)};
+    for (const Value *link : chain)
+      outputViewOps_[link->id()] = 1;
+    users_[v->id()].clear();
+  }
+}
+
+const OutputView *FusionAnalysis::outputView(const Value &value) const {
+  const auto &view = outputViews_[value.id()];
+  return view ? &*view : nullptr;
+}
+
+const Value &FusionAnalysis::storedBeneath(const Value &value) const {
+  const Value *v = &value;
+  while (isOutputViewOfStored(*v))
+    v = v->definingOp()->operand(0);
+  return *v;
 }
 
 const IndexMap *FusionAnalysis::indexMap(const Value &value) const {
@@ -82,6 +143,8 @@ bool FusionAnalysis::isDense(const Value &value) const {
 }
 
 bool FusionAnalysis::isStoredOutput(const Value &value) const {
+  if (outputView(value))
+    return true;
   for (const FusionOutput *o : outputs_[value.id()])
     if (o->kind != OutputKind::View)
       return true;
@@ -91,6 +154,8 @@ bool FusionAnalysis::isStoredOutput(const Value &value) const {
 Layout FusionAnalysis::storedLayout(const Value &value) const {
   if (const IndexMap *map = indexMap(value))
     return map->view.order;
+  if (const OutputView *view = outputView(value))
+    return view->view.order;
   const auto &outputs = outputs_[value.id()];
   if (!outputs.empty() && isPermutation(outputs.front()->layout, value.rank()))
     return outputs.front()->layout;

@@ -34,6 +34,15 @@ struct IndexMap {
   StridedView view;            // over the base's memory
 };
 
+// A computed value whose only use is a fusion output that reshapes it
+// (reshape, squeeze, unsqueeze, or a chain of them): the kernel computing it
+// stores it straight into the output's buffer through the view's strides,
+// so no kernel copies the view.
+struct OutputView {
+  const FusionOutput *output = nullptr; // the output it is stored as
+  StridedView view;                     // the value over the output's memory
+};
+
 class FusionAnalysis {
 public:
   explicit FusionAnalysis(const Fusion &fusion);
@@ -46,7 +55,9 @@ public:
   // The op's index in fusion.ops() (its definition order).
   size_t position(const Op &op) const { return opPosition_[op.result()->id()]; }
 
-  // The ops that read `value`, each once, in fusion order.
+  // The ops that read `value`, each once, in fusion order. The view ops
+  // from a value stored through an output view (outputView) are not
+  // readers: the kernel computing the value writes them.
   std::span<const Op *const> users(const Value &value) const { return users_[value.id()]; }
   // The fusion outputs that are `value` (a value may be output twice).
   std::span<const FusionOutput *const> outputsOf(const Value &value) const {
@@ -55,6 +66,7 @@ public:
   bool isFusionOutput(const Value &value) const { return !outputs_[value.id()].empty(); }
   // A fusion output some kernel must store: one that alias analysis did not
   // make a view of an input.
+  // Also a value stored through an output view.
   bool isStoredOutput(const Value &value) const;
 
   // The index map `value` is, if it is one: a view op's result that no
@@ -68,13 +80,25 @@ public:
   // input, an index map or another such cast, that no fusion output is. It
   // costs a conversion per read; storing it would cost a tensor.
   bool isRecomputedCast(const Value &value) const { return recomputedCasts_[value.id()]; }
-  // The ops no segment computes: index maps and recomputed casts. Kernels
-  // read them where they need them.
+  // The output view `value` is stored through, if any: a value no fusion
+  // output is, computed by a kernel, whose one reader is a chain of
+  // reshapes (each read once) ending in a new-buffer output no op reads,
+  // the chain expressible as strides over that output's dense layout.
+  const OutputView *outputView(const Value &value) const;
+  // Whether `value` is on such a chain, after the stored value: its view
+  // op is in no segment, and the output's buffer already holds it.
+  bool isOutputViewOfStored(const Value &value) const { return outputViewOps_[value.id()]; }
+  // For such a value, the stored value under it (which outputView has).
+  const Value &storedBeneath(const Value &value) const;
+  // The ops no segment computes: index maps and recomputed casts, which
+  // kernels read where they need them, and the view ops into an output
+  // view, which the kernel storing the viewed value writes.
   bool isRecomputed(const Op &op) const {
-    return indexMap(*op.result()) || isRecomputedCast(*op.result());
+    return indexMap(*op.result()) || isRecomputedCast(*op.result()) ||
+           isOutputViewOfStored(*op.result());
   }
   // The op a kernel computes `value` with: none for inputs, literals, index
-  // maps and recomputed casts, which segments read as inputs.
+  // maps, recomputed casts and output views, which segments read as inputs.
   const Op *producer(const Value &value) const {
     const Op *op = value.definingOp();
     return op && isRecomputed(*op) ? nullptr : op;
@@ -84,8 +108,8 @@ public:
   bool isDense(const Value &value) const;
 
   // The memory order `value` is stored in: the output's layout when it is a
-  // fusion output, an index map's view order, otherwise the value's own
-  // (row-major when none was set).
+  // fusion output, an index map's or output view's order, otherwise the
+  // value's own (row-major when none was set).
   Layout storedLayout(const Value &value) const;
   // The innermost dim in memory that is not a broadcast (static 1) dim; none
   // for tensors with fewer than two such dims, whose order does not matter.
@@ -101,6 +125,7 @@ public:
 
 private:
   void findRecomputedValues();
+  void findOutputViews();
 
   const Fusion &fusion_;
   ValueNames names_;
@@ -108,8 +133,10 @@ private:
   std::vector<size_t> opPosition_; // by result value id
   std::vector<std::vector<const Op *>> users_;
   std::vector<std::vector<const FusionOutput *>> outputs_;
-  std::vector<std::optional<IndexMap>> indexMaps_; // by value id
-  std::vector<char> recomputedCasts_;              // by value id
+  std::vector<std::optional<IndexMap>> indexMaps_;     // by value id
+  std::vector<char> recomputedCasts_;                  // by value id
+  std::vector<std::optional<OutputView>> outputViews_; // by value id
+  std::vector<char> outputViewOps_;                    // by value id
 };
 
 } // namespace fuserc

@@ -30,7 +30,7 @@ Segment::Segment(std::shared_ptr<const FusionAnalysis> analysis, std::vector<con
     bool readOutside = false;
     for (const Op *user : analysis_->users(result))
       readOutside = readOutside || !inside[analysis_->position(*user)];
-    if (readOutside || analysis_->isFusionOutput(result))
+    if (readOutside || analysis_->isFusionOutput(result) || analysis_->isStoredOutput(result))
       outputs_.push_back(&result);
     // A view output read by another segment is read there through the view.
     if (analysis_->isStoredOutput(result) || (readOutside && !analysis_->isFusionOutput(result)))

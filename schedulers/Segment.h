@@ -9,7 +9,8 @@
 //            of other segments; literals are not inputs (they are folded
 //            into the code);
 //   outputs  values it defines that an op outside the segment reads or that
-//            are fusion outputs;
+//            are fusion outputs, or stored as one through an output view
+//            (FusionAnalysis::outputView);
 //   written outputs
 //            the outputs a kernel for the segment stores: all but the fusion
 //            outputs alias analysis made views, which the header describes

@@ -63,6 +63,8 @@ public:
         out.tensors.push_back(input(*v));
     }
     for (const Value *v : seg_.segment.writtenOutputs()) {
+      if (const OutputView *view = analysis_.outputView(*v))
+        out.tensors.push_back(viewOfOutput(*v, *view));
       for (const FusionOutput *o : analysis_.outputsOf(*v))
         if (o->kind != OutputKind::View)
           out.tensors.push_back({v, true, v->dtype(), outPointer(o->name),
@@ -113,6 +115,22 @@ private:
                    {},
                    what};
     for (const Extent &stride : strides)
+      t.strides.push_back(extentToCode(stride, host));
+    return t;
+  }
+
+  // A value stored into an output's buffer through the output's view of it.
+  KernelTensor viewOfOutput(const Value &v, const OutputView &view) const {
+    auto host = [](const std::string &s) { return "sym_" + s; };
+    const std::string &name = view.output->name;
+    KernelTensor t{&v,
+                   true,
+                   v.dtype(),
+                   outPointer(name) + " + (" + extentToCode(view.view.offset, host) + ") * " +
+                       std::to_string(dtypeBytes(v.dtype())),
+                   {},
+                   "output " + name + " (a view of " + analysis_.name(v) + ")"};
+    for (const Extent &stride : view.view.strides)
       t.strides.push_back(extentToCode(stride, host));
     return t;
   }

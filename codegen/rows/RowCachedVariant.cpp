@@ -471,10 +471,17 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
       if (checked && vector > 1)
         coords +=
             in + "const bool " + cachedOk(j, e, vector) + " = " + k + " >= 0 && " + k + " < L;\n";
-      coords += decompose(checked ? "(" + cachedOk(j, e, vector) + " ? " + k + " : L - 1)"
-                                  : "(" + k + ")",
-                          k_.reducedDims, tag, "k_rest" + tag, in);
+      if (!lanesShareCoords(vector))
+        coords += positionCoords(checked ? "(" + cachedOk(j, e, vector) + " ? " + k + " : L - 1)"
+                                         : "(" + k + ")",
+                                 tag, in);
     }
+    // Shared lanes: rows start on a vector boundary and L is a multiple of
+    // the vector (checked at launch), so a vector is in the row or past it.
+    if (lanesShareCoords(vector))
+      coords += sharedLaneCoords(
+          J, checked ? "(k" + J + " < L ? k" + J + " : L - " + W + ")" : "(k" + J + ")", vector,
+          in);
     return coords + body(checked, j) + tail(checked, j);
   };
   std::string whole, fulls, other;

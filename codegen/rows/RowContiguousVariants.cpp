@@ -73,11 +73,16 @@ std::string RowReductionEmitter::vectorItems(int count, int vector, const std::s
     s +=
         pad + "const I k" + J + " = " + first + " + (I)" + std::to_string(j) + " * " + step + ";\n";
     s += pad + "const bool ok" + J + " = k" + J + " < L;\n";
-    for (int e = 0; e < vector; ++e) {
-      const std::string tag = "_" + J + "_" + std::to_string(e);
-      s += decompose("(ok" + J + " ? k" + J + " + " + std::to_string(e) + " : L - 1)",
-                     k_.reducedDims, tag, "k_rest" + tag, pad);
+    if (lanesShareCoords(vector)) {
+      // Rows start aligned and L is a multiple of the vector: a clamped
+      // vector starts at L - vector.
+      s += sharedLaneCoords(J, "(ok" + J + " ? k" + J + " : L - " + std::to_string(vector) + ")",
+                            vector, pad);
+      continue;
     }
+    for (int e = 0; e < vector; ++e)
+      s += positionCoords("(ok" + J + " ? k" + J + " + " + std::to_string(e) + " : L - 1)",
+                          "_" + J + "_" + std::to_string(e), pad);
   }
   return s;
 }

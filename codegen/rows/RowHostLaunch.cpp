@@ -44,7 +44,9 @@ std::string contiguousCheck(const RowKernel &rk) {
   const std::string W = std::to_string(rk.vector);
   std::string s = "    if (a.len >= 1) {\n";
   s += "      int contiguous = 1, aligned = a.len % " + W + " == 0, pointers = 1, congruent = 1;\n";
-  s += "      long long run;\n";
+  if (std::any_of(rk.streams.begin(), rk.streams.end(),
+                  [](const std::optional<RowStream> &t) { return t && t->alongRow; }))
+    s += "      long long run;\n";
   // Each kept dim's stride modulo W, in the first streamed tensor.
   std::optional<size_t> first;
   auto residue = [&](size_t t, size_t d) -> std::string {
@@ -86,8 +88,20 @@ std::string contiguousCheck(const RowKernel &rk) {
         s += "      if (" + residue(t, d) + " != " + residue(*first, d) + ") congruent = 0;\n";
     }
   }
+  // Lanes deriving their coordinates from their vector's first.
+  for (size_t d : rk.laneChecks) {
+    std::string boundary;
+    for (auto it = std::find(rk.reducedDims.begin(), rk.reducedDims.end(), d) +
+                   (d == rk.reducedDims.back() ? 0 : 1);
+         it != rk.reducedDims.end(); ++it)
+      boundary +=
+          (boundary.empty() ? "" : " * ") + std::string("a.size[") + std::to_string(*it) + "]";
+    s += "      if ((" + boundary + ") % " + W + " != 0) aligned = 0;  /* vectors straddle dim " +
+         std::to_string(d) + " */\n";
+  }
   s += "      vec = contiguous ? (aligned ? " + W + " : 1) : 0;\n";
-  s += "      shifted = pointers && congruent ? " + W + " : 1;\n";
+  s += "      shifted = pointers && congruent" +
+       std::string(rk.cachedLanesShared ? " && aligned" : "") + " ? " + W + " : 1;\n";
   s += "    }\n";
   return s;
 }

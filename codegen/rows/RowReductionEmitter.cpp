@@ -18,7 +18,9 @@
 #include <cctype>
 #include <functional>
 #include <limits>
+#include <regex>
 #include <set>
+#include <sstream>
 
 namespace fuserc {
 
@@ -47,7 +49,8 @@ EmittedKernel RowReductionEmitter::run() {
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : k_.vectorWidths())
       if (k_.generates(v, vector)) {
-        const std::string kernel = contiguousKernel(v, vector);
+        const std::string kernel =
+            emitSharingLanes(vector, false, [&] { return contiguousKernel(v, vector); });
         registers += kernel;
         (vector > 1 ? wide : narrow) += kernel;
       }
@@ -56,16 +59,18 @@ EmittedKernel RowReductionEmitter::run() {
     for (const RowCachedVariant &v : kRowCachedVariants)
       for (int vector : k_.vectorWidths())
         if (emitted.insert(rowKernelName(k_, v, vector)).second)
-          cached += cachedKernel(v, vector);
+          cached += emitSharingLanes(vector, true, [&] { return cachedKernel(v, vector); });
   }
   if (k_.clustered()) {
     clustered += clusterReduceCuda();
     for (int vector : k_.vectorWidths())
-      clustered += cachedKernel(kRowClusterVariant, vector);
+      clustered +=
+          emitSharingLanes(vector, true, [&] { return cachedKernel(kRowClusterVariant, vector); });
   }
   if (k_.split)
     for (int vector : k_.vectorWidths())
-      clustered += cachedKernel(kRowSplitVariant, vector);
+      clustered +=
+          emitSharingLanes(vector, true, [&] { return cachedKernel(kRowSplitVariant, vector); });
   for (const RowVariant &v : kRowVariants)
     if (k_.generates(v))
       general += generalKernel(v);
@@ -113,10 +118,15 @@ InputRead RowReductionEmitter::read(const Value &input, const Coords &coords) {
     if (std::optional<std::vector<int>> map = directMap(input, coords, item_->domain)) {
       std::optional<RowStream> &stream = k_.streams[t];
       if (discovering_ && !stream) {
-        stream = RowStream{*map, false};
+        // A tensor along some of the row's dims but broadcast along others
+        // (GroupNorm's per-channel weights over a group's rows) is no
+        // stream: it is read per element, from L1.
+        bool along = false, broadcastAlong = false;
         for (size_t d = 0; d < map->size(); ++d)
-          if ((*map)[d] >= 0 && isReducedDim(d) && !k_.rows.domain[d].isConstant(1))
-            stream->alongRow = true;
+          if (isReducedDim(d) && !k_.rows.domain[d].isConstant(1))
+            ((*map)[d] >= 0 ? along : broadcastAlong) = true;
+        if (!(along && broadcastAlong))
+          stream = RowStream{*map, along};
       }
       if (stream && stream->map == *map) {
         used_.insert(t);
@@ -297,6 +307,73 @@ std::string RowReductionEmitter::decompose(const std::string &index,
                                            const std::vector<size_t> &dims, const std::string &tag,
                                            const std::string &rem, const std::string &pad) {
   return decomposeIndexCode(index, dims, tag, rem, pad);
+}
+
+std::string RowReductionEmitter::positionCoords(const std::string &index, const std::string &tag,
+                                                const std::string &pad) const {
+  // Each coordinate straight from the position, so that the compiler drops
+  // those no read uses: a weight broadcast over the inner dims costs one
+  // division.
+  const std::vector<size_t> &dims = k_.reducedDims;
+  if (dims.empty())
+    return "";
+  const std::string k = "k_at" + tag;
+  std::string s = pad + "const unsigned " + k + " = (unsigned)" + index + ";\n";
+  std::string inner; // the product of the extents inner to the dim, as code
+  std::optional<int64_t> innerValue = 1;
+  for (size_t n = dims.size(); n-- > 0;) {
+    const std::string d = std::to_string(dims[n]);
+    const std::optional<int64_t> extent = k_.rows.domain[dims[n]].constant();
+    const std::string e = extent ? std::to_string(*extent) + "u" : "(unsigned)a.size[" + d + "]";
+    const std::string quotient = inner.empty() ? k : "(" + k + " / " + inner + ")";
+    s += pad + "const I c" + d + tag + " = (I)" +
+         (n == 0 ? quotient : "(" + quotient + " % " + e + ")") + ";\n";
+    innerValue =
+        innerValue && extent ? std::optional<int64_t>(*innerValue * *extent) : std::nullopt;
+    inner = innerValue ? std::to_string(*innerValue) + "u"
+                       : (inner.empty() ? e : "(" + inner + " * " + e + ")");
+  }
+  return s;
+}
+
+std::string RowReductionEmitter::sharedLaneCoords(const std::string &J, const std::string &first,
+                                                  int vector, const std::string &pad) const {
+  const std::string lane0 = "_" + J + "_0";
+  std::string s = positionCoords(first, lane0, pad);
+  for (int e = 1; e < vector; ++e)
+    for (size_t d : k_.reducedDims) {
+      const std::string c = "c" + std::to_string(d);
+      s += pad + "const I " + c + "_" + J + "_" + std::to_string(e) + " = " + c + lane0 +
+           (d == k_.reducedDims.back() ? " + " + std::to_string(e) : "") + ";\n";
+    }
+  return s;
+}
+
+std::set<size_t> RowReductionEmitter::positionDimsRead(const std::string &kernel) const {
+  std::set<size_t> dims;
+  const std::regex declaration("^\\s*const I c[0-9]+_[0-9]+_[0-9]+ = ");
+  const std::regex use("\\bc([0-9]+)_[0-9]+_[0-9]+\\b");
+  std::istringstream lines(kernel);
+  for (std::string line; std::getline(lines, line);) {
+    if (std::regex_search(line, declaration))
+      continue;
+    for (std::sregex_iterator it(line.begin(), line.end(), use), end; it != end; ++it) {
+      const size_t d = std::stoul((*it)[1].str());
+      if (isReducedDim(d))
+        dims.insert(d);
+    }
+  }
+  return dims;
+}
+
+Extent RowReductionEmitter::laneBoundary(size_t d) const {
+  const std::vector<size_t> &dims = k_.reducedDims;
+  if (d == dims.back())
+    return k_.rows.domain[d];
+  Extent inner = 1;
+  for (auto it = std::find(dims.begin(), dims.end(), d) + 1; it != dims.end(); ++it)
+    inner = inner * k_.rows.domain[*it];
+  return inner;
 }
 
 // The expression stored into tensor t, converted for storage (a cast to

@@ -63,6 +63,32 @@ private:
   static std::string decompose(const std::string &index, const std::vector<size_t> &dims,
                                const std::string &tag, const std::string &rem,
                                const std::string &pad);
+  // Statements declaring the coordinates c<d><tag> of row position
+  // `index` (the reduced dims, innermost fastest), for the contiguous and
+  // cached variants, whose positions are below 2^30: they divide in 32 bits,
+  // by constants where the extents are static.
+  std::string positionCoords(const std::string &index, const std::string &tag,
+                             const std::string &pad) const;
+  // Whether the kernel being emitted derives each lane's coordinates from
+  // its vector's first: the outer ones equal, the innermost counting up.
+  bool lanesShareCoords(int vector) const { return shareLanes_ && vector > 1; }
+  // Statements declaring the coordinates of vector j's lanes from its
+  // first lane's position `first` (emitted with lanesShareCoords).
+  std::string sharedLaneCoords(const std::string &J, const std::string &first, int vector,
+                               const std::string &pad) const;
+  // `emit()`, a kernel at vectors of `vector`, with lanes sharing
+  // coordinates where the kernel reads some (a per-element weight, an iota,
+  // a pad) and the extents allow it: for each dim whose coordinates it
+  // reads, the extents inner to it must come in whole vectors (statically,
+  // or checked at launch: RowKernel::laneChecks); else, and over rows of
+  // one dim (where a coordinate is the position), each lane computes its own.
+  template <typename Emit> std::string emitSharingLanes(int vector, bool cached, Emit emit);
+  // The reduced dims whose element coordinates `kernel` reads besides
+  // declaring them.
+  std::set<size_t> positionDimsRead(const std::string &kernel) const;
+  // What a vector must not straddle for lanes to share dim d's coordinate:
+  // the product of the reduced extents inner to d (the innermost: its own).
+  Extent laneBoundary(size_t d) const;
   std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords);
   std::string storeStatement(size_t t, const Coords &coords, const std::string &value) const;
   ValueEmitter newEmitter();
@@ -186,7 +212,8 @@ private:
   // [lo, hi), its cache holds [lo, PE); `combines_` counts a row's combines.
   bool cluster_ = false;
   int combines_ = 0;
-  bool split_ = false; // emitting the split variant
+  bool split_ = false;      // emitting the split variant
+  bool shareLanes_ = false; // emitSharingLanes: lanes share coordinates
   // Emitting a kernel whose threads per row (T) are set at launch.
   bool launchedThreads_ = false;
 };
@@ -195,6 +222,34 @@ private:
 // and stores), guarded so that every unit holding such a variant may include
 // them.
 const std::string &rowCacheHelpersCuda();
+
+template <typename Emit>
+std::string RowReductionEmitter::emitSharingLanes(int vector, bool cached, Emit emit) {
+  // Over one dim a lane's coordinate is its position: nothing to share.
+  const auto multi = std::count_if(k_.reducedDims.begin(), k_.reducedDims.end(),
+                                   [&](size_t d) { return !k_.rows.domain[d].isConstant(1); });
+  shareLanes_ = vector > 1 && multi > 1;
+  std::string kernel = emit();
+  if (!shareLanes_)
+    return kernel;
+  const std::set<size_t> dims = positionDimsRead(kernel);
+  std::set<size_t> checks;
+  for (size_t d : dims) {
+    const std::optional<int64_t> boundary = laneBoundary(d).constant();
+    if (!boundary)
+      checks.insert(d);
+    else if (*boundary % vector != 0)
+      shareLanes_ = false;
+  }
+  if (!shareLanes_) {
+    kernel = emit();
+  } else if (!dims.empty()) {
+    k_.laneChecks.insert(checks.begin(), checks.end());
+    k_.cachedLanesShared = k_.cachedLanesShared || cached;
+  }
+  shareLanes_ = false;
+  return kernel;
+}
 
 template <typename Value, typename Use>
 std::string RowReductionEmitter::forEachElement(ValueEmitter &emitter, size_t &taken,

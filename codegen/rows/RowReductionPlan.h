@@ -11,6 +11,7 @@
 
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,14 @@ struct RowKernel {
   // through its strides). Empty when no contiguous variant is generated.
   std::vector<std::optional<RowStream>> streams;
   int vector = 1; // the widest vector the contiguous variants use
+  // Variants at the widest vector that derive each lane's coordinates from
+  // its vector's first (RowReductionEmitter::emitSharingLanes) need, for
+  // each reduced dim in `laneChecks`, the product of the extents inner to
+  // it (the innermost: its own extent) to be a multiple of the vector,
+  // checked at launch; and the cached ones (`cachedLanesShared`) rows
+  // starting on a vector boundary.
+  std::set<size_t> laneChecks;
+  bool cachedLanesShared = false;
   VariantBudget budget = VariantBudget::Default;
   // Whether the cached variants at vectors of `width` run one kernel
   // (kRowSharedCachedKernel): under the default budget, at the widest

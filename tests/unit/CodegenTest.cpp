@@ -105,12 +105,15 @@ TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
       "fusion f {\n"
       "  input q: bf16[B, S, 8]\n"
       "  input t: f32[S, B]\n"
+      "  input s: f32[2, 1, 1]\n"
       "  x1 = slice(q, dim=2, start=0, end=4)\n"
       "  x2 = slice(q, dim=2, start=4)\n"
       "  rot = cat(neg(x2), x1, dim=2)\n"
       "  p = pad(rot, dim=1, before=1, after=2, value=0.5)\n"
       "  y = add(p, unsqueeze(permute(pad(t, dim=0, before=1, after=2), dims=[1, 0]), dim=2))\n"
-      "  z = reshape(y, shape=[B, -1])\n"
+      // Broadcast over a new dim, the reshape stays inside the kernel (an
+      // output's reshape of y would be stored through y's view instead).
+      "  z = mul(reshape(y, shape=[B, -1]), s)\n"
       "  output z\n"
       "}\n",
       {"alias", "pointwise"});

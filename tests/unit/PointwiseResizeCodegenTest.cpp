@@ -66,8 +66,10 @@ TEST(PointwiseResizeCodegen, ShiftsThatAreNotMultiplesOfTheVectorKeepGenOnly) {
        "slice y has step 2 along the vector dim"},
       {"input x: f32[M, 64]\n  y = neg(slice(x, dim=1, start=2, end=6))\n",
        "the start of slice _0 (2) is not a multiple of 4"},
-      {"input x: f32[M, 8]\n  y = reshape(pad(x, dim=0, before=1, after=0), shape=[-1])\n"
-       "  z = neg(y)\n",
+      // The broadcast over s keeps the reshape inside the kernel.
+      {"input x: f32[M, 8]\n  input s: f32[2, 1]\n"
+       "  y = reshape(pad(x, dim=0, before=1, after=0), shape=[-1])\n"
+       "  z = mul(y, s)\n",
        "reshape y moves the vector dim"},
   };
   for (const Case &c : cases) {
