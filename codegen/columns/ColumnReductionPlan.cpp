@@ -32,8 +32,12 @@ Extent ColumnKernel::scratchBytes() const {
   const Extent splitColumns =
       Extent::min(columns() * int64_t{kColumnMaxSplits}, Extent(columnMaxSplitColumns(maxVector)));
   Extent bytes = 0;
-  for (const ColumnPartial &p : partials)
-    bytes = bytes + splitColumns * static_cast<int64_t>(dtypeBytes(p.acc));
+  // Each partial array after the first starts on a kColumnPartialAlignment
+  // boundary: an i64 or f64 array after an f32 one of an odd count would be
+  // misaligned (fuzz seed 81761).
+  for (size_t p = 0; p < partials.size(); ++p)
+    bytes = bytes + splitColumns * static_cast<int64_t>(dtypeBytes(partials[p].acc)) +
+            (p ? int64_t{kColumnPartialAlignment} : int64_t{0});
   return bytes + columns() * static_cast<int64_t>(sizeof(int)); // a count per tile (<= columns)
 }
 
@@ -160,10 +164,15 @@ std::string hostLaunch(const ColumnKernel &k) {
   s += variantHookLaunched("kernel", "    ");
   s += "    if (a.splits > 1) {\n";
   s += "      char *scratch = ws + " + extentToCode(k.scratchOffset, sym) + ";\n";
-  for (size_t p = 0; p < k.partials.size(); ++p)
+  for (size_t p = 0; p < k.partials.size(); ++p) {
+    if (p)
+      s += "      scratch += (" + std::to_string(kColumnPartialAlignment) +
+           " - (uintptr_t)scratch % " + std::to_string(kColumnPartialAlignment) + ") % " +
+           std::to_string(kColumnPartialAlignment) + ";  /* aligned for any partial */\n";
     s += "      a.part[" + std::to_string(p) + "] = scratch;  /* " + k.partials[p].what +
          " */\n      scratch += " + std::to_string(dtypeBytes(k.partials[p].acc)) +
          "LL * a.splits * a.cols;\n";
+  }
   s += "      a.count = (int *)scratch;\n";
   s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.tiles, stream);\n";
   s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";

@@ -24,6 +24,8 @@ inline constexpr int kColumnBlock = kColumnThreadsX * kColumnThreadsY;
 // bench/README.md, "Measurements behind the code's constants").
 inline constexpr int kColumnUnroll = 8;
 inline constexpr int kColumnMaxSplits = 64; // blocks sharing one column tile's rows
+// Where each split-partial array starts in the scratch area, in bytes.
+inline constexpr int kColumnPartialAlignment = 16;
 // Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200. A
 // constant rather than the device's SM count, so results (which depend on
 // the split) are the same on every GPU. Fewer splits mean less partial

@@ -111,8 +111,8 @@ TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
                                    "}\n");
   const KernelPlan &k = onlyColumnKernel(g);
   // Two Welford partials (mean, m2) per var: 9 accumulators of 64 splits,
-  // and the counts.
-  EXPECT_EQ(k.scratchBytes.str(), "4*N + 36*min(64*N, 67584)");
+  // 16 bytes to align each after the first, and the counts.
+  EXPECT_EQ(k.scratchBytes.str(), "4*N + 36*min(64*N, 67584) + 128");
   EXPECT_NE(g.source.find("fuserc_welford_push("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_welford_merge("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_max(L - 1LL, 0LL)"), std::string::npos);
@@ -134,6 +134,28 @@ TEST(ColumnReductionCodegen, IntegerAndF64ReductionsAccumulateWide) {
   EXPECT_EQ(parameter(k, "accumulate"), "i64 i64 f64");
   EXPECT_EQ(parameter(k, "max_vector"), "2"); // an f64 input bounds 16-byte loads
   EXPECT_NE(g.source.find("long long q0[2];"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, EachSplitPartialArrayStartsAligned) {
+  // An f32 partial per split column, then an i64 one: with an odd number of
+  // split columns the second would start 4 bytes past an 8-byte boundary
+  // (fuzz seed 81761, a misaligned 8-byte store on the GPU).
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: f32[M, 7]\n"
+                                   "  input b: bool[M, 7]\n"
+                                   "  s = sum(x, axes=[0])\n"
+                                   "  p = prod(b, axes=[0])\n"
+                                   "  output s\n  output p\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(parameter(k, "accumulate"), "f32 i64");
+  const size_t first = k.hostLaunch.find("a.part[0] = scratch;");
+  const size_t aligned = k.hostLaunch.find("scratch += (16 - (uintptr_t)scratch % 16) % 16;");
+  const size_t second = k.hostLaunch.find("a.part[1] = scratch;");
+  ASSERT_NE(aligned, std::string::npos) << k.hostLaunch;
+  EXPECT_LT(first, aligned);
+  EXPECT_LT(aligned, second);
+  EXPECT_EQ(k.scratchBytes.str(), "5420"); // 28 counts, 448 f32 and 448 i64 partials, 16 to align
 }
 
 TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
