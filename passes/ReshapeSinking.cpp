@@ -8,13 +8,10 @@
 #include "passes/CanonicalizeRules.h"
 
 #include "ir/ViewAnalysis.h"
+#include "schedulers/OpFamilies.h"
 
 namespace fuserc::canonicalize_detail {
 namespace {
-
-bool isReshapeLike(OpKind kind) {
-  return kind == OpKind::Reshape || kind == OpKind::Squeeze || kind == OpKind::Unsqueeze;
-}
 
 // `b` (broadcasting to `to`) as a value of a's shape `from`, or null when a
 // run of the reshape from `from` to `to` sees b neither full nor broadcast.
@@ -68,7 +65,7 @@ Value *sinkReshape(FusionRewriter &rewriter, OpKind kind, const std::vector<Valu
   const Value *reshaped = nullptr;
   for (const Value *v : operands)
     if (const Op *op = v->definingOp();
-        op && isReshapeLike(op->kind()) && v->shape() == resultShape && computed(*op->operand(0))) {
+        op && isReshapeLike(*op) && v->shape() == resultShape && computed(*op->operand(0))) {
       reshaped = v;
       break;
     }
@@ -81,7 +78,7 @@ Value *sinkReshape(FusionRewriter &rewriter, OpKind kind, const std::vector<Valu
   std::vector<Value *> pulled;
   for (Value *v : operands) {
     const Op *op = v->definingOp();
-    Value *p = op && isReshapeLike(op->kind()) && v->shape() == resultShape &&
+    Value *p = op && isReshapeLike(*op) && v->shape() == resultShape &&
                        op->operand(0)->shape() == from
                    ? op->operand(0)
                    : pullBack(rewriter, v, from, resultShape, *runs);

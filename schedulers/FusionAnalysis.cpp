@@ -38,8 +38,9 @@ void FusionAnalysis::findRecomputedValues() {
   for (const auto &op : fusion_.ops()) {
     const ShapeRule rule = op->info().shapeRule;
     const bool cast = op->kind() == OpKind::Cast;
-    if (isFusionOutput(*op->result()) || !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
-                                                    rule != ShapeRule::BroadcastInDim)))
+    if (isFusionOutput(*op->result()) ||
+        !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
+                   rule != ShapeRule::BroadcastInDim)))
       continue;
     const Value &x = *op->operand(0);
     if (cast) {
@@ -60,15 +61,6 @@ void FusionAnalysis::findRecomputedValues() {
       indexMaps_[op->result()->id()] = IndexMap{from->base, std::move(*step.view)};
   }
 }
-
-namespace {
-
-bool isReshapeLike(const Op &op) {
-  const ShapeRule rule = op.info().shapeRule;
-  return rule == ShapeRule::Reshape || rule == ShapeRule::Squeeze || rule == ShapeRule::Unsqueeze;
-}
-
-} // namespace
 
 void FusionAnalysis::findOutputViews() {
   outputViews_.resize(fusion_.values().size());

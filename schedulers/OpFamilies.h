@@ -27,6 +27,11 @@ inline bool isElementwise(const Op &op) { return op.info().shapeRule == ShapeRul
 // permute, reshape, squeeze, unsqueeze, broadcasts, slice: ops whose result
 // can be described as strides over the operand's memory.
 inline bool isViewOp(const Op &op) { return op.info().viewable; }
+// A reshape, squeeze or unsqueeze: the same elements in the same order.
+inline bool isReshapeLike(const Op &op) {
+  const ShapeRule rule = op.info().shapeRule;
+  return rule == ShapeRule::Reshape || rule == ShapeRule::Squeeze || rule == ShapeRule::Unsqueeze;
+}
 // Composites (softmax, layer_norm, ...) are decomposed by canonicalization;
 // no scheduler runs them.
 inline bool isComposite(const Op &op) { return op.info().composite; }

@@ -97,42 +97,42 @@ private:
     return t;
   }
 
-  // A tensor read through a view of input `base`'s memory: an index map, or
-  // a fusion output that alias analysis made a view.
-  static KernelTensor viewOfInput(const Value &v, const Value &base, const Extent &offset,
-                                  const std::vector<Extent> &strides, const std::string &what) {
+  // A tensor addressed through a view of a buffer starting at `buffer`
+  // (host char*): its offset and strides in elements of `elementBytes`.
+  static KernelTensor viewTensor(const Value &v, bool written, const std::string &buffer,
+                                 size_t elementBytes, const Extent &offset,
+                                 const std::vector<Extent> &strides, const std::string &what) {
     auto host = [](const std::string &s) {
       const size_t dot = s.find(".stride");
       return dot == std::string::npos ? "sym_" + s
                                       : "stride_" + s.substr(0, dot) + "_" + s.substr(dot + 7);
     };
-    KernelTensor t{&v,
-                   false,
-                   v.dtype(),
-                   "(char *)in_" + base.name() + "->data + in_" + base.name() +
-                       "->byte_offset + (" + extentToCode(offset, host) + ") * " +
-                       std::to_string(dtypeBytes(base.dtype())),
-                   {},
-                   what};
+    KernelTensor t{
+        &v,
+        written,
+        v.dtype(),
+        buffer + " + (" + extentToCode(offset, host) + ") * " + std::to_string(elementBytes),
+        {},
+        what};
     for (const Extent &stride : strides)
       t.strides.push_back(extentToCode(stride, host));
     return t;
   }
 
+  // A tensor read through a view of input `base`'s memory: an index map, or
+  // a fusion output that alias analysis made a view.
+  static KernelTensor viewOfInput(const Value &v, const Value &base, const Extent &offset,
+                                  const std::vector<Extent> &strides, const std::string &what) {
+    return viewTensor(v, false,
+                      "(char *)in_" + base.name() + "->data + in_" + base.name() + "->byte_offset",
+                      dtypeBytes(base.dtype()), offset, strides, what);
+  }
+
   // A value stored into an output's buffer through the output's view of it.
   KernelTensor viewOfOutput(const Value &v, const OutputView &view) const {
-    auto host = [](const std::string &s) { return "sym_" + s; };
-    const std::string &name = view.output->name;
-    KernelTensor t{&v,
-                   true,
-                   v.dtype(),
-                   outPointer(name) + " + (" + extentToCode(view.view.offset, host) + ") * " +
-                       std::to_string(dtypeBytes(v.dtype())),
-                   {},
-                   "output " + name + " (a view of " + analysis_.name(v) + ")"};
-    for (const Extent &stride : view.view.strides)
-      t.strides.push_back(extentToCode(stride, host));
-    return t;
+    return viewTensor(v, true, outPointer(view.output->name), dtypeBytes(v.dtype()),
+                      view.view.offset, view.view.strides,
+                      "output " + view.output->name + " (a view of " + analysis_.name(v) + ")");
   }
 
   KernelTensor input(const Value &v) const {
