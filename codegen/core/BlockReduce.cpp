@@ -137,6 +137,49 @@ __device__ __forceinline__ T fuserc_block_reduce_warps(T v, C c, T *smem, int nw
     v = c(v, smem[w]);
   return v;
 }
+
+// Welford: (mb, qb), the mean and the sum of squared deviations of nb
+// values, join (m, q) of n values; nothing when nb is 0. The cross term d^2
+// n nb / (n + nb) is at most the joined q: d * (d * (n f)) stays in range
+// where it does, (d * d) * n could overflow first.
+template <typename T>
+__device__ __forceinline__ void fuserc_welford_join(T &m, T &q, int &n, T mb, T qb, int nb) {
+  if (nb == 0)
+    return;
+  const int total = n + nb;
+  const T d = mb - m;
+  const T f = (T)nb / (T)total;
+  m += d * f;
+  q += qb + d * (d * ((T)n * f));
+  n = total;
+}
+
+// Joins every thread's (m, q, n) over a block of NW warps through `sm`,
+// `sq` and `sn` (NW slots each); every thread gets the result, joined in
+// the same fixed tree everywhere (lane i takes lane i + offset's, warps in
+// order).
+template <int NW, typename T>
+__device__ __forceinline__ void fuserc_welford_block(T &m, T &q, int &n, T *sm, T *sq, int *sn) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const T mb = __shfl_down_sync(0xffffffffu, m, offset), qb = __shfl_down_sync(0xffffffffu, q, offset);
+    const int nb = __shfl_down_sync(0xffffffffu, n, offset);
+    fuserc_welford_join(m, q, n, mb, qb, nb);
+  }
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0) {
+    sm[threadIdx.x >> 5] = m;
+    sq[threadIdx.x >> 5] = q;
+    sn[threadIdx.x >> 5] = n;
+  }
+  __syncthreads();
+  m = sm[0];
+  q = sq[0];
+  n = sn[0];
+#pragma unroll
+  for (int w = 1; w < NW; ++w)
+    fuserc_welford_join(m, q, n, sm[w], sq[w], sn[w]);
+}
 #endif // FUSERC_ROW_REDUCE_HELPERS
 
 )CUDA";

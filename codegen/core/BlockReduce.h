@@ -35,8 +35,9 @@ std::string roundedSub(DType acc, const std::string &a, const std::string &b);
 // max / min use the extreme values).
 std::string reductionIdentity(OpKind kind, DType acc);
 
-// CUDA definitions of the combiners, fuserc_group_reduce and
-// fuserc_block_reduce, guarded so that every kernel may include them.
+// CUDA definitions of the combiners, fuserc_group_reduce,
+// fuserc_block_reduce and the Welford joins (fuserc_welford_join,
+// fuserc_welford_block), guarded so that every kernel may include them.
 const std::string &blockReduceCuda();
 
 // CUDA definitions for kernels whose CTAs form a thread-block cluster

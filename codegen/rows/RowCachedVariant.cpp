@@ -273,13 +273,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   if (split_) {
     // No reduction reads another's result: one pass accumulates them all
     // (values they share computed once), then each combines over the block.
-    for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
-      const Op &op = *k_.rows.reductions[i];
-      const DType acc = reductionAccumulator(op.result()->dtype());
-      s += pad + "// phase " + std::to_string(i) + ": " + cx_.analysis.describe(op) + "\n";
-      s += pad + cudaComputeType(acc) + " p" + std::to_string(i) + " = " +
-           reductionIdentity(op.kind(), acc) + ";\n";
-    }
+    s += splitAccumulators(pad);
     s += cachedPass(
         v.threads, vector,
         [&](bool checked, int j) {
@@ -288,29 +282,29 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
           std::string body;
           for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
             const Op &op = *k_.rows.reductions[i];
+            std::vector<std::string> xs; // a var's values, joined per vector
             body += forEachElement(
                 emitter, taken, {j, j + 1, n}, vector,
                 [&](ValueEmitter &e, const Coords &at) {
                   return toAccumulator(op, e.emit(*op.operand(0), at));
                 },
                 [&](int jj, int e, const std::string &x) {
+                  if (op.kind() == OpKind::Var) {
+                    xs.push_back(x);
+                    return std::string();
+                  }
                   return pad + "    " + when(jj, e, checked) + "p" + std::to_string(i) + " = " +
                          accumulated(op, i, x) + ";\n";
                 },
                 8);
+            if (op.kind() == OpKind::Var)
+              body += splitVarVector(op, i, xs, checked ? j : -1, pad + "    ");
           }
           return body;
         },
         [](bool, int) { return std::string(); });
-    for (size_t i = 0; i < k_.rows.reductions.size(); ++i) {
-      const Op &op = *k_.rows.reductions[i];
-      const std::string p = "p" + std::to_string(i);
-      s += pad + p + " = " +
-           combineAcross(v.threads, p, reductionAccumulator(op.result()->dtype()),
-                         reductionCombiner(op.kind())) +
-           ";\n";
-    }
-    s += splitMerge(v.threads, pad) + "  }\n}\n\n";
+    s += splitCombine(v.threads, pad);
+    s += splitMerge(v.threads, vector, pad) + "  }\n}\n\n";
     split_ = false;
     return s;
   }

@@ -160,10 +160,20 @@ private:
   std::string cachedKernel(const RowCachedVariant &v, int vector);
   // Whether the split variant applies to the segment (RowReductionPlan.h).
   bool splitApplies() const;
+  // The split variant's accumulators: p<i> per reduction, and a var's
+  // Welford state (p<i> its mean, q<i> its squared deviations, n<i> its
+  // count) with the shared slots that join it over the block.
+  std::string splitAccumulators(const std::string &pad) const;
+  // A var's join of one vector's values `xs` (checked per element unless
+  // checkedJ < 0, else vector checkedJ's checks).
+  std::string splitVarVector(const Op &op, size_t i, const std::vector<std::string> &xs,
+                             int checkedJ, const std::string &pad) const;
+  // Each accumulator combined over the block of `threads`.
+  std::string splitCombine(int threads, const std::string &pad) const;
   // The split variant's end of a row: this block's partials to scratch,
   // and in the row's last block the merge, the row registers and the
   // per-row outputs.
-  std::string splitMerge(int threads, const std::string &pad);
+  std::string splitMerge(int threads, int vector, const std::string &pad);
   // Whether the kernel being emitted runs a slice [lo, hi) of each row
   // (the cluster and split variants), and whether stream t is cached in it.
   bool sliced() const { return cluster_ || split_; }

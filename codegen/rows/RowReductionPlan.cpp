@@ -48,8 +48,11 @@ std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int ve
 }
 
 int64_t RowKernel::splitPartialBytes(size_t i) const {
-  return kRowSplitTargetBlocks * static_cast<int64_t>(dtypeBytes(
-                                     reductionAccumulator(rows.reductions[i]->result()->dtype())));
+  // A var leaves its mean and its sum of squared deviations.
+  const int64_t arrays = rows.reductions[i]->kind() == OpKind::Var ? 2 : 1;
+  return arrays * kRowSplitTargetBlocks *
+         static_cast<int64_t>(
+             dtypeBytes(reductionAccumulator(rows.reductions[i]->result()->dtype())));
 }
 
 Extent RowKernel::scratchBytes() const {

@@ -526,11 +526,10 @@ TEST(RowReductionCodegen, OnePhaseReductionsGetTheSplitVariantWithItsScratch) {
             std::string::npos);
 }
 
-TEST(RowReductionCodegen, PhasesReadingAnotherReductionVarianceAndRowOutputsGetNoSplitVariant) {
+TEST(RowReductionCodegen, PhasesReadingAnotherReductionAndRowOutputsGetNoSplitVariant) {
   for (const char *text :
        {"fusion softmax {\n  input x: f32[M, N]\n  m = max(x, axes=[1], keepdim=true)\n"
         "  s = sum(exp(sub(x, m)), axes=[1])\n  output s\n}\n",
-        "fusion v {\n  input x: f32[M, N]\n  y = var(x, axes=[1])\n  output y\n}\n",
         "fusion rows_out {\n  input x: f32[M, N]\n  y = sum(x, axes=[1], keepdim=true)\n"
         "  z = div(x, y)\n  output z\n}\n"}) {
     Generated g = generate(text);
@@ -542,6 +541,27 @@ TEST(RowReductionCodegen, PhasesReadingAnotherReductionVarianceAndRowOutputsGetN
         EXPECT_EQ(v.symbol.find("s512"), std::string::npos) << text;
     }
   }
+}
+
+TEST(RowReductionCodegen, VarianceSplitsIntoWelfordPartialsJoinedInSplitOrder) {
+  Generated g = generate("fusion mv {\n  input x: f32[M, N]\n  m = mean(x, axes=[0, 1])\n"
+                         "  v = var(x, axes=[0, 1])\n  output m\n  output v\n}\n");
+  expectCompiles(g);
+  const KernelPlan &k = onlyRowKernel(g, "reduction");
+  // 264 partials of the mean; 264 means and 264 squared deviations of the
+  // var; a count per row.
+  EXPECT_TRUE(k.scratchBytes.isConstant(264 * 4 + 2 * 264 * 4 + 132 * 4)) << k.scratchBytes.str();
+  const size_t at = g.source.find("mv_k0_v4_s512(");
+  ASSERT_NE(at, std::string::npos);
+  const std::string body = g.source.substr(at, g.source.find("\n}\n", at) - at);
+  // Each vector joins the thread's state once; the block joins its threads,
+  // and the last block its splits, each with its count.
+  EXPECT_NE(body.find("fuserc_welford_join(p1, q1, n1, vm, vq, vn);"), std::string::npos) << body;
+  EXPECT_EQ(test::occurrences(body, "fuserc_welford_block<16>("), 2u) << body;
+  EXPECT_NE(body.find("((float *)a.part[1] + 264)[row * (I)ctas + (I)cta] = q1;"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("g1_q / (float)fuserc_max(L - 1LL, 0LL)"), std::string::npos) << body;
 }
 
 } // namespace fuserc
