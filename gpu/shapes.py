@@ -145,6 +145,12 @@ _OUTER = [
     {"M": 7, "N": 100003},
     {"M": 13, "N": 70000},
     {"M": 1001, "N": 1000},
+    # Few columns over many rows: lanes of a warp on other rows, up to 256
+    # splits merged by the whole last block.
+    {"M": 1000003, "N": 1},
+    {"M": 300007, "N": 4},
+    {"M": 65537, "N": 20},
+    {"M": 200003, "N": 64},
 ]
 BINDINGS.update({
     # R = 0 reduces to the identity; K = 0 launches nothing.

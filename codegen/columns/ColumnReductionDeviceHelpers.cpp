@@ -36,9 +36,13 @@ __device__ __forceinline__ void fuserc_welford_merge(T &mean, T &m2, long long &
   m2 += m2_b + d * (d * ((T)n * f));
   n = total;
 }
-// Rows of [begin, end) that thread row w of a block takes (every 8th).
-__device__ __forceinline__ long long fuserc_col_rows(long long begin, long long end, int w) {
-  return end > begin + w ? (end - begin - w + 7) / 8 : 0;
+// Rows of [begin, end) that `lanes` row lanes from `first` take when a
+// block steps by `step` rows: those r with (r - begin) % step in
+// [first, first + lanes).
+__device__ __forceinline__ long long fuserc_col_rows(long long begin, long long end, int first,
+                                                     int lanes, int step) {
+  const long long span = end > begin ? end - begin : 0, rest = span % step - first;
+  return span / step * lanes + (rest <= 0 ? 0 : rest < lanes ? rest : lanes);
 }
 // Rows of split s, `chunk` rows each, out of len.
 __device__ __forceinline__ long long fuserc_col_split_rows(long long len, long long chunk,

@@ -315,15 +315,25 @@ private:
          columnKernelName(k_, v) + "(const " + k_.base + "_args a) {\n";
     s += "  typedef long long I;\n";
     s += "  const I L = (I)a.len;\n";
-    s += "  __shared__ __align__(16) unsigned char smem[" +
-         std::to_string(kColumnThreadsY * v.width() * maxAccBytes()) + "];\n";
+    // Room for a slot array (sharedSlots), or for a var's two.
+    const int slots = sharedSlots(v) * (hasVar() ? 2 : 1);
+    const std::string X = std::to_string(kColumnThreadsX), B = std::to_string(kColumnBlock);
+    s += "  __shared__ __align__(16) unsigned char smem[" + std::to_string(slots * maxAccBytes()) +
+         "];\n";
+    if (hasVar())
+      s += "  __shared__ long long smem_n[" + B + "];  // a var's counts\n";
     s += "  __shared__ int last_split;\n";
-    s += "  const int tid = (int)threadIdx.x, tx = tid % " + std::to_string(kColumnThreadsX) +
-         ", ty = tid / " + std::to_string(kColumnThreadsX) + ";\n";
+    s += "  const int tid = (int)threadIdx.x, tx = tid % " + X + ", ty = tid / " + X + ";\n";
+    s +=
+        "  // kl lanes of a warp across a tile's columns (fewer than " + X + " for few columns),\n";
+    s += "  // the warp's others down the rows: column lane cx, row lane ry of ys\n";
+    s += "  const int kl = (int)a.lanes, cx = tx % kl, ry = ty * (" + X + " / kl) + tx / kl;\n";
+    s += "  const int ys = " + B + " / kl, w = kl * " + V +
+         ";  // rows per step, columns per tile\n";
     s += "  const I row_begin = (I)blockIdx.y * (I)a.chunk;\n";
     s += "  const I row_end = row_begin + (I)a.chunk < L ? row_begin + (I)a.chunk : L;\n";
     s += "  for (I tile = blockIdx.x; tile < (I)a.tiles; tile += gridDim.x) {\n";
-    s += "    const I col = tile * " + W + " + tx * " + V + ";\n";
+    s += "    const I col = tile * w + cx * " + V + ";\n";
     for (size_t j = 0; j < k_.partials.size(); ++j) {
       const Op &op = reductionOf(j);
       const DType acc = k_.partials[j].acc;
@@ -348,8 +358,7 @@ private:
   // The general variant's row loop: coordinates per row, one column.
   std::string generalRows() {
     const std::string pad = "        ";
-    std::string s = "      for (I row = row_begin + ty; row < row_end; row += " +
-                    std::to_string(kColumnThreadsY) + ") {\n";
+    std::string s = "      for (I row = row_begin + ry; row < row_end; row += ys) {\n";
     s += "        const int v = 0;\n";
     s += decompose("row", k_.grouping.reduced, "row_rest", pad);
     ValueEmitter emitter = newEmitter(false);
@@ -366,34 +375,34 @@ private:
   // The tile variants' row loop: per lane tensor a pointer moving down the
   // rows; kColumnUnroll rows loaded before any is used, then one at a time.
   std::string tileRows(const ColumnVariant &v) {
-    const std::string V = std::to_string(v.vector), Y = std::to_string(kColumnThreadsY);
+    const std::string V = std::to_string(v.vector);
     ValueEmitter emitter = newEmitter(true);
     std::vector<std::string> x;
     for (const Op *op : k_.rows.reductions)
       x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), {})));
     lanes_ = false;
+    const std::string U = std::to_string(kColumnUnroll);
     std::string s = "      const I kcol = col % (I)a.kcols;\n";
     for (size_t t = 0; t < k_.tensors.size(); ++t) {
       if (!k_.tensors[t].lanes)
         continue;
       const std::string T = std::to_string(t), type = cudaStorageType(k_.tensors[t].storage);
-      std::string offset = "kcol * (I)a.ks[" + T + "] + (row_begin + ty) * (I)a.rs[" + T + "]";
+      std::string offset = "kcol * (I)a.ks[" + T + "] + (row_begin + ry) * (I)a.rs[" + T + "]";
       for (size_t d : k_.grouping.outerKept)
         offset += " + c" + std::to_string(d) + " * (I)a.dst[" + T + "][" + std::to_string(d) + "]";
       s += "      const " + type + " *t" + T + "_p = (const " + type + " *)a.ptr[" + T + "] + " +
            offset + ";  // " + k_.tensors[t].what + "\n";
-      s += "      const I t" + T + "_s = " + Y + " * (I)a.rs[" + T + "];\n";
+      s += "      const I t" + T + "_s = (I)ys * (I)a.rs[" + T + "];\n";
       s += "      __align__(16) " + type + " t" + T + "_l[" + std::to_string(kColumnUnroll) + "][" +
            V + "];\n";
     }
-    const std::string U = std::to_string(kColumnUnroll);
-    s += "      I row = row_begin + ty;\n";
-    s += "      for (; row + " + std::to_string((kColumnUnroll - 1) * kColumnThreadsY) +
-         " < row_end; row += " + std::to_string(kColumnUnroll * kColumnThreadsY) + ") {\n";
+    s += "      I row = row_begin + ry;\n";
+    s += "      for (; row + " + std::to_string(kColumnUnroll - 1) +
+         " * ys < row_end; row += " + U + " * ys) {\n";
     s += loadRows(v, kColumnUnroll) + computeRows(v, kColumnUnroll, emitter, x);
     s += advance(U);
     s += "      }\n";
-    s += "      for (; row < row_end; row += " + Y + ") {\n";
+    s += "      for (; row < row_end; row += ys) {\n";
     s += loadRows(v, 1) + computeRows(v, 1, emitter, x);
     s += advance("1");
     s += "      }\n";
@@ -449,46 +458,139 @@ private:
     return s;
   }
 
-  // The block's 8 row partials of each column, combined in row order by
-  // thread `tid` < width through shared memory (one accumulator at a time),
-  // then stored: finished when there is one split, as partials otherwise.
+  bool hasVar() const {
+    return std::any_of(k_.rows.reductions.begin(), k_.rows.reductions.end(),
+                       [](const Op *op) { return op->kind() == OpKind::Var; });
+  }
+
+  // Accumulator slots of `smem` per array: a thread's values (a warp's
+  // first lanes write V each) or one per thread; a var's squared deviations
+  // go to a second array after its means.
+  static int sharedSlots(const ColumnVariant &v) {
+    return std::max(kColumnThreadsY * v.width(), kColumnBlock);
+  }
+
+  // How one stage of a combine goes through shared memory.
+  struct SharedJoin {
+    std::string writes;   // the threads writing a slot
+    std::string eachSlot; // a loop over the slots a writer writes, or ""
+    std::string at;       // the slot written
+    std::string value;    // its value, partial j as "@" (e.g. "q@[v]")
+    std::string count;    // a var's count for the written slot, its mean partial as "@"
+    std::string joined;   // how many slots each column joins
+    // The count of joined slot i, when computed rather than written.
+    std::string (*countOf)(const std::string &i) = nullptr;
+  };
+
+  // Every partial combined over a stage: writers fill their slots, then
+  // each combining thread joins the `joined` slots i * w + tid of column tid
+  // into g<j>, in order. A var's means and squared deviations (partials
+  // j - 1 and j) travel together, merged with their counts.
+  std::string joinThroughShared(const ColumnVariant &v, const SharedJoin &stage,
+                                const std::string &pad) const {
+    const std::string second = std::to_string(sharedSlots(v)) + " + ";
+    auto value = [&](size_t j) {
+      std::string x = stage.value;
+      return x.replace(x.find('@'), 1, std::to_string(j));
+    };
+    std::string s;
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      if (isVarMean(j))
+        continue;
+      const std::string J = std::to_string(j), A = accType(j);
+      const Op &op = reductionOf(j);
+      const bool var = op.kind() == OpKind::Var;
+      const std::string M = var ? std::to_string(j - 1) : J;
+      auto slot = [&](const std::string &i, bool squares) {
+        return "((" + A + " *)smem)[" + (squares ? second : "") + i + "]";
+      };
+      s += pad + "__syncthreads();\n";
+      s += pad + "if (" + stage.writes + ") {\n";
+      std::string write = slot(stage.at, false) + " = " + value(var ? j - 1 : j) + ";";
+      if (var) {
+        write += " " + slot(stage.at, true) + " = " + value(j) + ";";
+        if (!stage.countOf) {
+          std::string count = stage.count;
+          write += " smem_n[" + stage.at + "] = " + count.replace(count.find('@'), 1, M) + ";";
+        }
+      }
+      s += pad + "  " + stage.eachSlot + "{ " + write + " }\n";
+      s += pad + "}\n";
+      s += pad + "__syncthreads();\n";
+      s += pad + "if (combines) {\n";
+      const std::string next = "i * w + tid";
+      s += pad + "  g" + M + " = " + slot("tid", false) + ";\n";
+      if (var) {
+        auto count = [&](const std::string &i, const std::string &index) {
+          return stage.countOf ? stage.countOf(i) : "smem_n[" + index + "]";
+        };
+        s += pad + "  g" + J + " = " + slot("tid", true) + ";\n";
+        s += pad + "  long long gn = " + count("0", "tid") + ";\n";
+        s += pad + "  for (int i = 1; i < " + stage.joined + "; ++i)\n";
+        s += pad + "    fuserc_welford_merge(g" + M + ", g" + J + ", gn, " + slot(next, false) +
+             ", " + slot(next, true) + ", " + count("i", next) + ");\n";
+      } else {
+        s += pad + "  for (int i = 1; i < " + stage.joined + "; ++i)\n";
+        s += pad + "    g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " +
+             slot(next, false) + ");\n";
+      }
+      s += pad + "}\n";
+    }
+    return s;
+  }
+
+  // The block's partials of each column: first the kl < 32 lanes of a warp
+  // sharing a column join down the warp (lane i takes lane i + off, a fixed
+  // tree), then thread `tid` < w joins column tid's 8 warp partials in row
+  // order through shared memory; stored finished when there is one split,
+  // as partials otherwise.
   std::string combineRowPartials(const ColumnVariant &v) {
-    const std::string V = std::to_string(v.vector), W = std::to_string(v.width());
-    const std::string Y = std::to_string(kColumnThreadsY);
-    std::string s = "    // combine the " + Y + " row partials of each column, in row order\n";
-    s += "    const bool combines = tid < " + W + " && tile * " + W + " + tid < (I)a.cols;\n";
+    const std::string V = std::to_string(v.vector);
+    std::string s = "    // lanes sharing a column join down the warp\n";
+    s += "#pragma unroll\n";
+    s += "    for (int v = 0; v < " + V + "; ++v) {\n";
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      if (isVarMean(j))
+        s += "      long long n" + std::to_string(j) + " = wn;  // the var's count\n";
+    s += "      for (int off = " + std::to_string(kColumnThreadsX / 2) +
+         "; off >= kl; off >>= 1) {\n";
     for (size_t j = 0; j < k_.partials.size(); ++j) {
       const std::string J = std::to_string(j), A = accType(j);
       const Op &op = reductionOf(j);
-      s += "    " + A + " g" + J + " = 0;\n";
-      if (isVarMean(j))
-        s += "    " + A + " g" + J + "_w[" + Y + "];\n";
-      s += "    __syncthreads();\n";
-      s += "    for (int v = 0; v < " + V + "; ++v)\n";
-      s += "      ((" + A + " *)smem)[ty * " + W + " + tx * " + V + " + v] = q" + J + "[v];\n";
-      s += "    __syncthreads();\n";
-      s += "    if (combines) {\n";
-      const std::string at = "((const " + A + " *)smem)[w * " + W + " + tid]";
+      const std::string down = "__shfl_down_sync(0xffffffffu, q" + J + "[v], off)";
       if (op.kind() != OpKind::Var) {
-        s += "      g" + J + " = ((const " + A + " *)smem)[tid];\n";
-        s += "      for (int w = 1; w < " + Y + "; ++w)\n";
-        s += "        g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " + at +
-             ");\n";
-      } else if (isVarMean(j)) {
-        s += "      for (int w = 0; w < " + Y + "; ++w)\n        g" + J + "_w[w] = " + at + ";\n";
-      } else {
+        s += "        q" + J + "[v] = " + reductionCombiner(op.kind()) + "()(q" + J + "[v], " +
+             down + ");\n";
+      } else if (!isVarMean(j)) {
         const std::string M = std::to_string(j - 1);
-        s += "      long long n = fuserc_col_rows(row_begin, row_end, 0);\n";
-        s += "      g" + M + " = g" + M + "_w[0];\n";
-        s += "      g" + J + " = ((const " + A + " *)smem)[tid];\n";
-        s += "      for (int w = 1; w < " + Y + "; ++w)\n";
-        s += "        fuserc_welford_merge(g" + M + ", g" + J + ", n, g" + M + "_w[w], " + at +
-             ", fuserc_col_rows(row_begin, row_end, w));\n";
+        s += "        {\n";
+        s += "          const " + A + " mb = __shfl_down_sync(0xffffffffu, q" + M +
+             "[v], off), qb = " + down + ";\n";
+        s += "          const long long nb = __shfl_down_sync(0xffffffffu, n" + M + ", off);\n";
+        s += "          fuserc_welford_merge(q" + M + "[v], q" + J + "[v], n" + M +
+             ", mb, qb, nb);\n";
+        s += "        }\n";
       }
-      s += "    }\n";
     }
+    s += "      }\n    }\n";
+    s += "    // the warps' partials of each column, in row order (lane tx < kl holds\n";
+    s += "    // its warp's of columns tx * V to tx * V + V - 1)\n";
+    s += "    const bool combines = tid < w && tile * w + tid < (I)a.cols;\n";
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      s += "    " + accType(j) + " g" + std::to_string(j) + " = 0;\n";
+    SharedJoin warps;
+    warps.writes = "tx < kl";
+    warps.eachSlot = "for (int v = 0; v < " + V + "; ++v) ";
+    warps.at = "ty * w + tx * " + V + " + v";
+    warps.value = "q@[v]";
+    warps.joined = std::to_string(kColumnThreadsY);
+    warps.countOf = [](const std::string &i) {
+      return "fuserc_col_rows(row_begin, row_end, " + i + " * (" + std::to_string(kColumnThreadsX) +
+             " / kl), " + std::to_string(kColumnThreadsX) + " / kl, ys)";
+    };
+    s += joinThroughShared(v, warps, "    ");
     s += "    if (combines) {\n";
-    s += "      const I out_col = tile * " + W + " + tid;\n";
+    s += "      const I out_col = tile * w + tid;\n";
     s += "      if (a.splits == 1) {\n";
     s += finishColumn("out_col", "        ");
     s += "      } else {\n";
@@ -504,9 +606,12 @@ private:
   // depend on which block is last) and finishes them. Blocks count
   // themselves in a.count[tile], which the host zeroes before the launch:
   // each block's partials are made visible (fence) before it counts, and
-  // the last one fences again before reading the others'.
+  // the last one fences again before reading the others'. The whole block
+  // merges: G = 256 / w groups of threads per column, group mg taking
+  // splits mg, mg + G, ... in order, then thread tid < w joins the G groups
+  // in order.
   std::string lastSplitMerges(const ColumnVariant &v) {
-    const std::string W = std::to_string(v.width());
+    const std::string B = std::to_string(kColumnBlock);
     std::string s = "    if (a.splits > 1) {\n";
     s += "      __threadfence();\n";
     s += "      __syncthreads();\n";
@@ -515,42 +620,62 @@ private:
     s += "      __syncthreads();\n";
     s += "      if (last_split) {\n";
     s += "        __threadfence();\n";
+    s += "        const int groups = " + B + " / w, mc = tid % w, mg = tid / w;\n";
+    s += "        const I mcol = tile * w + mc;\n";
+    s += mergeSplits("mcol", "        ");
+    SharedJoin splits;
+    splits.writes = "true";
+    splits.at = "mg * w + mc";
+    splits.value = "h@";
+    splits.count = "hn@";
+    splits.joined = "groups";
+    s += joinThroughShared(v, splits, "        ");
     s += "        if (combines) {\n";
-    s += "          const I out_col = tile * " + W + " + tid;\n";
-    s += mergeSplits("out_col", "          ");
+    s += "          const I out_col = tile * w + tid;\n";
     s += finishColumn("out_col", "          ");
     s += "        }\n";
     s += "      }\n    }\n";
     return s;
   }
 
-  // Column `col`'s S split partials, read from L2 (__ldcg: past the L1
-  // cache, which may hold stale lines), merged in split order into g<j>.
+  // Group mg's merge of column `col`'s split partials s = mg, mg + G, ...
+  // in order into h<j>, read from L2 (__ldcg: past the L1 cache, which may
+  // hold stale lines); a var's with their counts (hn).
   std::string mergeSplits(const std::string &col, const std::string &pad) const {
     auto part = [&](size_t j, const std::string &split) {
       return "__ldcg(&((const " + accType(j) + " *)a.part[" + std::to_string(j) + "])[" + split +
              " * (I)a.cols + " + col + "])";
     };
     std::string s;
+    for (size_t j = 0; j < k_.partials.size(); ++j) {
+      const Op &op = reductionOf(j);
+      const DType acc = k_.partials[j].acc;
+      s += pad + accType(j) + " h" + std::to_string(j) + " = " +
+           (op.kind() == OpKind::Var ? reductionIdentity(OpKind::Sum, acc)
+                                     : reductionIdentity(op.kind(), acc)) +
+           ";\n";
+    }
     for (size_t j = 0; j < k_.partials.size(); ++j)
-      s += pad + "g" + std::to_string(j) + " = " + part(j, "0") + ";\n";
+      if (isVarMean(j))
+        s += pad + "long long hn" + std::to_string(j) + " = 0;  // the var's count\n";
+    s += pad + "if (" + col + " < (I)a.cols) {\n";
     // Unrolled so that several splits' loads are in flight.
     s += "#pragma unroll 8\n";
-    s += pad + "for (I s = 1; s < (I)a.splits; ++s) {\n";
+    s += pad + "  for (I s = mg; s < (I)a.splits; s += groups) {\n";
     for (size_t j = 0; j < k_.partials.size(); ++j) {
       const std::string J = std::to_string(j);
       const Op &op = reductionOf(j);
       if (op.kind() != OpKind::Var)
-        s += pad + "  g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " +
+        s += pad + "    h" + J + " = " + reductionCombiner(op.kind()) + "()(h" + J + ", " +
              part(j, "s") + ");\n";
       else if (!isVarMean(j)) {
         const std::string M = std::to_string(j - 1);
-        s += pad + "  long long n" + M + " = s * (I)a.chunk;\n";
-        s += pad + "  fuserc_welford_merge(g" + M + ", g" + J + ", n" + M + ", " +
+        s += pad + "    fuserc_welford_merge(h" + M + ", h" + J + ", hn" + M + ", " +
              part(j - 1, "s") + ", " + part(j, "s") +
              ", fuserc_col_split_rows(L, (I)a.chunk, s));\n";
       }
     }
+    s += pad + "  }\n";
     s += pad + "}\n";
     return s;
   }

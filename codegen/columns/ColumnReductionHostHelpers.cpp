@@ -80,18 +80,34 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       std::to_string(kColumnMaxSplits) +
       ") and the rows per split: more\n   splits while the grid has fewer than " +
       std::to_string(kColumnTargetBlocks) + " blocks and each split keeps at\n   least " +
-      std::to_string(kColumnMinRowsPerSplit) +
-      " rows. */\n"
-      "static inline void fuserc_col_splits(long long tiles, long long len, long long *splits,\n"
-      "                                     long long *chunk) {\n"
+      std::to_string(kColumnUnroll) +
+      " steps of `step` rows. */\n"
+      "static inline void fuserc_col_splits(long long tiles, long long len, long long step,\n"
+      "                                     long long *splits, long long *chunk) {\n"
       "  long long s = 1;\n"
       "  while (s < " +
       std::to_string(kColumnMaxSplits) + " && tiles * s < " + std::to_string(kColumnTargetBlocks) +
-      " && (len + 2 * s - 1) / (2 * s) >= " + std::to_string(kColumnMinRowsPerSplit) +
-      ")\n"
+      " && (len + 2 * s - 1) / (2 * s) >= " + std::to_string(kColumnUnroll) +
+      " * step)\n"
       "    s *= 2;\n"
       "  *chunk = (len + s - 1) / s;\n"
       "  *splits = *chunk > 0 ? (len + *chunk - 1) / *chunk : 1;\n"
+      "}\n"
+      "/* Lanes of a warp across a tile's columns (a power of two, at most " +
+      std::to_string(kColumnThreadsX) +
+      "; the\n"
+      "   warp's other lanes take other rows): the fewest whose vectors of v cover\n"
+      "   the cols columns, and fewer while a tile's w = kl * v columns exceed\n"
+      "   sqrt(8 cols): narrower tiles, more of them, so a launch reaches its\n"
+      "   blocks with fewer splits per tile, each of which its last block merges\n"
+      "   (at most about 8 per thread of it). */\n"
+      "static inline long long fuserc_col_lanes(long long cols, int v) {\n"
+      "  long long kl = " +
+      std::to_string(kColumnThreadsX) +
+      ";\n"
+      "  while (kl > 1 && (kl / 2 * v >= cols || kl * v * kl * v > 8 * cols))\n"
+      "    kl /= 2;\n"
+      "  return kl;\n"
       "}\n#endif /* FUSERC_COL_SPLITS */\n";
   static const std::string both = text + splits;
   return both;

@@ -59,6 +59,7 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   s += "  long long size[" + R + "];\n";
   s += "  int *count;   /* per column tile: its split blocks done (zeroed before the launch) */\n";
   s += "  long long cols, kcols, len, tiles, splits, chunk;\n";
+  s += "  long long lanes;  /* lanes of a warp across a tile's columns */\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   return s + argsStructEnd(k.scalars, "", k.segment->segment, prefix + k.base);
 }
@@ -150,9 +151,10 @@ std::string hostLaunch(const ColumnKernel &k) {
   s += variantHookPick(k.base, forced.size(), "    ");
   s += variantHookForce(0, std::vector<ForcedVariant>(forced.begin(), forced.begin() + vectors),
                         "    ");
-  s += "    a.tiles = (a.cols + " + std::to_string(kColumnThreadsX) +
-       " * (vec ? vec : 1) - 1) / (" + std::to_string(kColumnThreadsX) + " * (vec ? vec : 1));\n";
-  s += "    fuserc_col_splits(a.tiles, a.len, &a.splits, &a.chunk);\n";
+  s += "    a.lanes = fuserc_col_lanes(a.cols, vec ? vec : 1);\n";
+  s += "    a.tiles = (a.cols + a.lanes * (vec ? vec : 1) - 1) / (a.lanes * (vec ? vec : 1));\n";
+  s += "    fuserc_col_splits(a.tiles, a.len, " + std::to_string(kColumnBlock) +
+       " / a.lanes, &a.splits, &a.chunk);\n";
   s += variantHookForce(vectors, std::vector<ForcedVariant>(forced.begin() + vectors, forced.end()),
                         "    ");
   std::string choose;
@@ -230,15 +232,19 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
            columnKernelName(k, {false, 1}) + "; otherwise " + columnKernelName(k, {true, 1}) + ". ";
   else
     rule = columnKernelName(k, {true, 1}) + " always (the prologue is not elementwise). ";
-  rule += "Splits S: doubled from 1 while S < " + std::to_string(kColumnMaxSplits) +
-          ", tiles * S < " + std::to_string(kColumnTargetBlocks) +
-          " and ceil(R / 2S) >= " + std::to_string(kColumnMinRowsPerSplit) +
-          " (tiles = ceil(A*K / (32 V)), R = reduced elements per column); with S > 1, the "
-          "last of a tile's S blocks to finish merges their partials in split order.";
+  rule += "Lanes across a tile's columns kl: the fewest of 1, 2, 4, ..., 32 with kl * V >= A*K, "
+          "fewer while (kl * V)^2 > 8 * A*K; the warp's other lanes on other rows. Splits S: "
+          "doubled from 1 while S < " +
+          std::to_string(kColumnMaxSplits) + ", tiles * S < " +
+          std::to_string(kColumnTargetBlocks) +
+          " and ceil(R / 2S) >= " + std::to_string(kColumnUnroll) +
+          " * 256 / kl (tiles = ceil(A*K / (kl V)), R = reduced "
+          "elements per column); with S > 1, the last of a tile's S blocks to finish merges "
+          "their partials in split order.";
   plan.selection = rule;
   plan.launchGeometry = "block " + std::to_string(kColumnBlock) + " (" +
                         std::to_string(kColumnThreadsX) + " x " + std::to_string(kColumnThreadsY) +
-                        "); grid min(ceil(A*K / (32 * V)), 2^31 - 1) x S, a " +
+                        "); grid min(ceil(A*K / (kl * V)), 2^31 - 1) x S, a " +
                         "grid-stride loop over column tiles";
   plan.bytesMoved = kernelBytesMoved(k.tensors);
   plan.argsStruct = columnArgsStruct(k, "FUSERC_NAME_");

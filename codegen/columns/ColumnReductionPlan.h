@@ -23,7 +23,9 @@ inline constexpr int kColumnBlock = kColumnThreadsX * kColumnThreadsY;
 // Rows whose loads a thread keeps in flight (8 measured faster than 4;
 // bench/README.md, "Measurements behind the code's constants").
 inline constexpr int kColumnUnroll = 8;
-inline constexpr int kColumnMaxSplits = 64; // blocks sharing one column tile's rows
+// Blocks sharing one column tile's rows: as many as the target, for a tile
+// of few columns over many rows.
+inline constexpr int kColumnMaxSplits = 256;
 // Where each split-partial array starts in the scratch area, in bytes.
 inline constexpr int kColumnPartialAlignment = 16;
 // Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200. A
@@ -31,7 +33,8 @@ inline constexpr int kColumnPartialAlignment = 16;
 // the split) are the same on every GPU. Fewer splits mean less partial
 // traffic and longer runs of rows per block (bench/README.md).
 inline constexpr int kColumnTargetBlocks = 264;
-inline constexpr int kColumnMinRowsPerSplit = kColumnThreadsY * kColumnUnroll;
+// A split keeps at least kColumnUnroll steps of a block's rows (256 / kl
+// rows per step, kl lanes across the columns).
 // The most split partials per accumulator a launch keeps (S * columns): S
 // doubles only while tiles * S < kColumnTargetBlocks, so S * tiles stays
 // below twice that, and a tile is at most kColumnThreadsX * vector columns.

@@ -138,6 +138,15 @@ __device__ __forceinline__ T fuserc_block_reduce_warps(T v, C c, T *smem, int nw
   return v;
 }
 
+// nb / total for a Welford join: in f32 a reciprocal and a product (within 2
+// ulp; a join per vector makes a correctly rounded division the row split
+// variant's bottleneck), in f64 a division.
+template <typename T> __device__ __forceinline__ T fuserc_welford_ratio(int nb, int total) {
+  return (T)nb / (T)total;
+}
+template <> __device__ __forceinline__ float fuserc_welford_ratio<float>(int nb, int total) {
+  return __fdividef((float)nb, (float)total);
+}
 // Welford: (mb, qb), the mean and the sum of squared deviations of nb
 // values, join (m, q) of n values; nothing when nb is 0. The cross term d^2
 // n nb / (n + nb) is at most the joined q: d * (d * (n f)) stays in range
@@ -148,7 +157,7 @@ __device__ __forceinline__ void fuserc_welford_join(T &m, T &q, int &n, T mb, T 
     return;
   const int total = n + nb;
   const T d = mb - m;
-  const T f = (T)nb / (T)total;
+  const T f = fuserc_welford_ratio<T>(nb, total);
   m += d * f;
   q += qb + d * (d * ((T)n * f));
   n = total;

@@ -44,16 +44,22 @@ TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants)
   EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"tile_vec4", "tile_vec1", "general"}));
   EXPECT_EQ(parameter(k, "reduced_dims"), "[0]");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "[1]");
-  // Up to 64 splits of an f32 partial per column, but no more split
+  // Up to 256 splits of an f32 partial per column, but no more split
   // partials than 2 * 264 blocks of 128 columns hold (a launch splits only
   // while tiles * S < 264), then a count per tile (at most one per column).
-  EXPECT_EQ(k.scratchBytes.str(), "4*N + 4*min(64*N, 67584)");
+  EXPECT_EQ(k.scratchBytes.str(), "4*N + 4*min(256*N, 67584)");
   EXPECT_EQ(g.code.at(0).workspaceBytes.str(),
-            "256*ceildiv(4*N + 4*min(64*N, 67584), 256)"); // 256-aligned
+            "256*ceildiv(4*N + 4*min(256*N, 67584), 256)"); // 256-aligned
   EXPECT_NE(k.hostLaunch.find("scratch += 4LL * a.splits * a.cols;"), std::string::npos)
       << k.hostLaunch;
   EXPECT_EQ(k.bytesMoved.str(), "4*M*N + 4*N");
-  EXPECT_NE(k.hostLaunch.find("fuserc_col_splits(a.tiles, a.len, &a.splits, &a.chunk)"),
+  // Few columns take fewer lanes across them, the warp's others on other
+  // rows, and a split keeps 8 steps of the rows a block steps by.
+  EXPECT_NE(k.hostLaunch.find("a.lanes = fuserc_col_lanes(a.cols, vec ? vec : 1);"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("fuserc_col_splits(a.tiles, a.len, 256 / a.lanes, &a.splits, "
+                              "&a.chunk)"),
             std::string::npos)
       << k.hostLaunch;
   EXPECT_NE(g.code.at(0).hostHelpers.find("fuserc_col_plan"), std::string::npos);
@@ -72,12 +78,15 @@ TEST(ColumnReductionCodegen, SplitPartialsAreMergedInSplitOrderByTheTilesLastBlo
       occurrences(g.source, "last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;");
   EXPECT_EQ(counts, 3u);
   EXPECT_EQ(occurrences(g.source, "atomicAdd("), counts);
-  // The last block reads every split's partial from L2, in split order.
-  EXPECT_NE(g.source.find("g0 = __ldcg(&((const float *)a.part[0])[0 * (I)a.cols + out_col]);\n"
-                          "#pragma unroll 8\n"
-                          "          for (I s = 1; s < (I)a.splits; ++s) {\n"
-                          "            g0 = fuserc_red_add()(g0, __ldcg(&((const float "
-                          "*)a.part[0])[s * (I)a.cols + out_col]));"),
+  // The last block reads every split's partial from L2: each of its
+  // 256 / w groups of threads a column's splits mg, mg + G, ... in order,
+  // then the groups joined in order.
+  EXPECT_NE(g.source.find("          for (I s = mg; s < (I)a.splits; s += groups) {\n"
+                          "            h0 = fuserc_red_add()(h0, __ldcg(&((const float "
+                          "*)a.part[0])[s * (I)a.cols + mcol]));"),
+            std::string::npos);
+  EXPECT_NE(g.source.find("          for (int i = 1; i < groups; ++i)\n"
+                          "            g0 = fuserc_red_add()(g0, ((float *)smem)[i * w + tid]);"),
             std::string::npos);
 }
 
@@ -93,7 +102,7 @@ TEST(ColumnReductionCodegen, GeluBiasGradientIsAMiddleGroupedColumnReduction) {
   ASSERT_NE(column, nullptr);
   EXPECT_EQ(parameter(*column, "reduced_dims"), "[0, 1]");
   EXPECT_EQ(parameter(*column, "inner_kept_dims"), "[2]");
-  EXPECT_EQ(column->scratchBytes.str(), "4*H + 4*min(64*H, 67584)");
+  EXPECT_EQ(column->scratchBytes.str(), "4*H + 4*min(256*H, 67584)");
 }
 
 TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
@@ -110,9 +119,9 @@ TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
                                    "  output m\n  output v\n  output v0\n"
                                    "}\n");
   const KernelPlan &k = onlyColumnKernel(g);
-  // Two Welford partials (mean, m2) per var: 9 accumulators of 64 splits,
+  // Two Welford partials (mean, m2) per var: 9 accumulators of 256 splits,
   // 16 bytes to align each after the first, and the counts.
-  EXPECT_EQ(k.scratchBytes.str(), "4*N + 36*min(64*N, 67584) + 128");
+  EXPECT_EQ(k.scratchBytes.str(), "4*N + 36*min(256*N, 67584) + 128");
   EXPECT_NE(g.source.find("fuserc_welford_push("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_welford_merge("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_max(L - 1LL, 0LL)"), std::string::npos);
@@ -155,7 +164,8 @@ TEST(ColumnReductionCodegen, EachSplitPartialArrayStartsAligned) {
   ASSERT_NE(aligned, std::string::npos) << k.hostLaunch;
   EXPECT_LT(first, aligned);
   EXPECT_LT(aligned, second);
-  EXPECT_EQ(k.scratchBytes.str(), "5420"); // 28 counts, 448 f32 and 448 i64 partials, 16 to align
+  // 28 counts, 1792 f32 and 1792 i64 partials, 16 to align
+  EXPECT_EQ(k.scratchBytes.str(), "21548");
 }
 
 TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
@@ -168,7 +178,7 @@ TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
   EXPECT_EQ(parameter(k, "outer_kept_dims"), "[0]");
   EXPECT_EQ(parameter(k, "reduced_dims"), "[1]");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "[2]");
-  EXPECT_EQ(k.scratchBytes.str(), "4*A*K + 4*min(64*A*K, 67584)");
+  EXPECT_EQ(k.scratchBytes.str(), "4*A*K + 4*min(256*A*K, 67584)");
   // The outer coordinate offsets each read tensor through its domain stride.
   EXPECT_NE(g.source.find("c0 * (I)a.dst[0][0]"), std::string::npos);
 }
