@@ -78,17 +78,29 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       "#ifndef FUSERC_COL_SPLITS\n#define FUSERC_COL_SPLITS\n"
       "/* The split count (a power of two up to " +
       std::to_string(kColumnMaxSplits) +
-      ") and the rows per split: more\n   splits while the grid has fewer than " +
-      std::to_string(kColumnTargetBlocks) + " blocks and each split keeps at\n   least " +
+      ") and the rows per split for tiles of\n"
+      "   kl lanes (w columns each): more splits while the grid has fewer than " +
+      std::to_string(kColumnTargetBlocks) +
+      "\n   blocks (twice that for kl = 16, four times for fewer lanes), each split\n"
+      "   keeps at least " +
       std::to_string(kColumnUnroll) +
-      " steps of `step` rows. */\n"
-      "static inline void fuserc_col_splits(long long tiles, long long len, long long step,\n"
-      "                                     long long *splits, long long *chunk) {\n"
+      " steps of 256 / kl rows and the last block's threads\n"
+      "   merge at most " +
+      std::to_string(kColumnMaxMergeDepth) +
+      " splits each. */\n"
+      "static inline void fuserc_col_splits(long long tiles, long long len, long long kl,\n"
+      "                                     long long w, long long *splits, long long *chunk) {\n"
+      "  const long long target = " +
+      std::to_string(kColumnTargetBlocks) +
+      "LL * (kl >= 32 ? 1 : kl >= 16 ? 2 : 4);\n"
       "  long long s = 1;\n"
       "  while (s < " +
-      std::to_string(kColumnMaxSplits) + " && tiles * s < " + std::to_string(kColumnTargetBlocks) +
-      " && (len + 2 * s - 1) / (2 * s) >= " + std::to_string(kColumnUnroll) +
-      " * step)\n"
+      std::to_string(kColumnMaxSplits) + " && tiles * s < target && 2 * s * w <= " +
+      std::to_string(kColumnMaxMergeDepth * kColumnBlock) +
+      " &&\n"
+      "         (len + 2 * s - 1) / (2 * s) >= " +
+      std::to_string(kColumnUnroll) + " * (" + std::to_string(kColumnBlock) +
+      " / kl))\n"
       "    s *= 2;\n"
       "  *chunk = (len + s - 1) / s;\n"
       "  *splits = *chunk > 0 ? (len + *chunk - 1) / *chunk : 1;\n"

@@ -25,19 +25,25 @@ inline constexpr int kColumnBlock = kColumnThreadsX * kColumnThreadsY;
 inline constexpr int kColumnUnroll = 8;
 // Blocks sharing one column tile's rows: as many as the target, for a tile
 // of few columns over many rows.
-inline constexpr int kColumnMaxSplits = 256;
+inline constexpr int kColumnMaxSplits = 1024;
+// The most splits a thread of a tile's last block merges (S * kl * V <=
+// kColumnMaxMergeDepth * kColumnBlock).
+inline constexpr int kColumnMaxMergeDepth = 16;
 // Where each split-partial array starts in the scratch area, in bytes.
 inline constexpr int kColumnPartialAlignment = 16;
-// Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200. A
-// constant rather than the device's SM count, so results (which depend on
-// the split) are the same on every GPU. Fewer splits mean less partial
-// traffic and longer runs of rows per block (bench/README.md).
+// Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200, for
+// tiles of 32 lanes across the columns; twice that for 16 lanes and four
+// times for 8 or fewer, whose warps load fewer bytes per row. A constant
+// rather than the device's SM count, so results (which depend on the
+// split) are the same on every GPU. Fewer splits mean less partial traffic
+// and longer runs of rows per block (bench/README.md).
 inline constexpr int kColumnTargetBlocks = 264;
 // A split keeps at least kColumnUnroll steps of a block's rows (256 / kl
 // rows per step, kl lanes across the columns).
 // The most split partials per accumulator a launch keeps (S * columns): S
-// doubles only while tiles * S < kColumnTargetBlocks, so S * tiles stays
-// below twice that, and a tile is at most kColumnThreadsX * vector columns.
+// doubles only while tiles * S < the target, so S * tiles stays below
+// twice that, and a tile is at most kl * vector columns (the target times
+// 32 / kl stays within kColumnTargetBlocks * 32 * vector).
 inline constexpr int64_t columnMaxSplitColumns(int maxVector) {
   return int64_t{2} * kColumnTargetBlocks * kColumnThreadsX * (maxVector > 1 ? maxVector : 1);
 }

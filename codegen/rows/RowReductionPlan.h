@@ -133,11 +133,11 @@ inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
 // leaves its partials in workspace scratch and the row's last block to
 // finish merges the S partials in split order (a fixed tree, so the result
 // does not depend on which block is last) and writes the row's outputs.
-// Generated where every reduction of the segment is a sum, mean, prod, max
-// or min whose input reads no other reduction's result (one phase) and no
-// output is per element. S = min(kRowSplitTargetBlocks / rows, L /
-// kRowSplitMinSlice): a constant target rather than the device's SM count,
-// so results are the same on every GPU.
+// Generated where every reduction of the segment is a sum, mean, prod, max,
+// min or var (Welford state per thread, block and slice) whose input reads
+// no other reduction's result (one phase) and no output is per element. S =
+// min(kRowSplitTargetBlocks / rows, L / kRowSplitMinSlice): a constant target rather than the
+// device's SM count, so results are the same on every GPU.
 inline constexpr RowCachedVariant kRowSplitVariant = {"s512", 512, 2};
 inline constexpr int kRowSplitTargetBlocks = 264; // 2 per SM of a 132-SM H100 / H200
 inline constexpr int64_t kRowSplitMinSlice = 4096;
