@@ -176,9 +176,7 @@ CLASSES = {
 
 # Fusions of the sweep fuserc refuses today, and why; a dry run fails on any
 # other refusal, and on an entry here that builds (stale).
-KNOWN_REFUSALS = {
-    "batchnorm_nchw": "reduced dims N, H, W around the kept C: no generator yet",
-}
+KNOWN_REFUSALS = {}
 
 
 def parse_args():

@@ -10,6 +10,7 @@
 #include "passes/AliasAnalysis.h"
 #include "passes/Canonicalize.h"
 #include "passes/LayoutInference.h"
+#include "passes/ReductionSplitting.h"
 #include "passes/SegmentsDump.h"
 #include "schedulers/KernelGenerator.h"
 #include "schedulers/SchedulerRegistry.h"
@@ -39,8 +40,16 @@ public:
     if (!finishStage("canonicalize"))
       return result_;
 
-    for (auto &fusion : module_.fusions)
+    // Reductions whose kept and reduced dims interleave in memory, which
+    // only layouts tell, become row and column reductions; the split
+    // fusion gets its layouts again.
+    for (auto &fusion : module_.fusions) {
       inferLayouts(*fusion);
+      if (std::unique_ptr<Fusion> split = splitInterleavedReductions(*fusion)) {
+        fusion = std::move(split);
+        inferLayouts(*fusion);
+      }
+    }
     if (!finishStage("layout", layoutDumpNotes()))
       return result_;
 

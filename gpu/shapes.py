@@ -162,6 +162,10 @@ BINDINGS.update({
     "outer_reductions.channels_last_stats": [
         {"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
         {"N": 4, "C": 64, "H": 9, "W": 9}, {"N": 2, "C": 13, "H": 33, "W": 17}],
+    "outer_reductions.nchw_stats": [
+        {"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
+        {"N": 1, "C": 4, "H": 1, "W": 1}, {"N": 8, "C": 64, "H": 9, "W": 9},
+        {"N": 3, "C": 13, "H": 33, "W": 17}, {"N": 32, "C": 2, "H": 64, "W": 64}],
     "outer_reductions.strided_middle": [
         {"R": 1, "K": 1, "J": 1}, {"R": 7, "K": 5, "J": 13}, {"R": 33, "K": 4, "J": 64}],
 })

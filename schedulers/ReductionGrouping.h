@@ -9,7 +9,9 @@
 // is an outer (A empty) or middle reduction: a column reduction
 // (codegen/columns/), for the reduction scheduler only. Kept and
 // reduced dims that do not group like this (e.g. kept, reduced, kept,
-// reduced) are interleaved, which no generator handles yet.
+// reduced) are interleaved: no generator handles them, and the reduction
+// splitting pass (passes/ReductionSplitting.h) splits them into groupings
+// that are.
 #pragma once
 
 #include "schedulers/FusionAnalysis.h"
