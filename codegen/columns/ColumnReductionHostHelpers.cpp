@@ -79,9 +79,11 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       "/* The split count (a power of two up to " +
       std::to_string(kColumnMaxSplits) +
       ") and the rows per split for tiles of\n"
-      "   kl lanes (w columns each): more splits while the grid has fewer than " +
+      "   kl lanes (w columns each) loading `bytes` per lane and row: more splits\n"
+      "   while the grid has fewer than " +
       std::to_string(kColumnTargetBlocks) +
-      "\n   blocks (twice that for kl = 16, four times for fewer lanes), each split\n"
+      " blocks (twice that for 8 bytes, four times\n"
+      "   for 4 or fewer: more warps keep as many bytes in flight), each split\n"
       "   keeps at least " +
       std::to_string(kColumnUnroll) +
       " steps of 256 / kl rows and the last block's threads\n"
@@ -89,10 +91,11 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       std::to_string(kColumnMaxMergeDepth) +
       " splits each. */\n"
       "static inline void fuserc_col_splits(long long tiles, long long len, long long kl,\n"
-      "                                     long long w, long long *splits, long long *chunk) {\n"
+      "                                     long long w, long long bytes, long long *splits,\n"
+      "                                     long long *chunk) {\n"
       "  const long long target = " +
       std::to_string(kColumnTargetBlocks) +
-      "LL * (kl >= 32 ? 1 : kl >= 16 ? 2 : 4);\n"
+      "LL * (bytes >= 16 ? 1 : bytes >= 8 ? 2 : 4);\n"
       "  long long s = 1;\n"
       "  while (s < " +
       std::to_string(kColumnMaxSplits) + " && tiles * s < target && 2 * s * w <= " +

@@ -153,8 +153,14 @@ std::string hostLaunch(const ColumnKernel &k) {
                         "    ");
   s += "    a.lanes = fuserc_col_lanes(a.cols, vec ? vec : 1);\n";
   s += "    a.tiles = (a.cols + a.lanes * (vec ? vec : 1) - 1) / (a.lanes * (vec ? vec : 1));\n";
-  s += "    fuserc_col_splits(a.tiles, a.len, a.lanes, a.lanes * (vec ? vec : 1), &a.splits, "
-       "&a.chunk);\n";
+  // Bytes a lane loads per row: a vector of the widest tensor it reads.
+  int laneBytes = 4;
+  for (const ColumnTensor &t : k.tensors)
+    if (t.lanes)
+      laneBytes = std::max(laneBytes, dtypeBytes(t.storage));
+  s += "    fuserc_col_splits(a.tiles, a.len, a.lanes, a.lanes * (vec ? vec : 1), (vec ? vec : 1) "
+       "* " +
+       std::to_string(laneBytes) + "LL, &a.splits, &a.chunk);\n";
   s += variantHookForce(vectors, std::vector<ForcedVariant>(forced.begin() + vectors, forced.end()),
                         "    ");
   std::string choose;
@@ -236,7 +242,8 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
           "fewer while (kl * V)^2 > 8 * A*K; the warp's other lanes on other rows. Splits S: "
           "doubled from 1 while S < " +
           std::to_string(kColumnMaxSplits) + ", tiles * S < " +
-          std::to_string(kColumnTargetBlocks) + " (x2 for kl = 16, x4 below), S * kl * V <= " +
+          std::to_string(kColumnTargetBlocks) +
+          " (x2 where a lane loads 8 bytes per row, x4 for 4 or fewer), S * kl * V <= " +
           std::to_string(kColumnMaxMergeDepth * kColumnBlock / 2) +
           " and ceil(R / 2S) >= " + std::to_string(kColumnUnroll) +
           " * 256 / kl (tiles = ceil(A*K / (kl V)), R = reduced "

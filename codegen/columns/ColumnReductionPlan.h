@@ -31,9 +31,9 @@ inline constexpr int kColumnMaxSplits = 1024;
 inline constexpr int kColumnMaxMergeDepth = 16;
 // Where each split-partial array starts in the scratch area, in bytes.
 inline constexpr int kColumnPartialAlignment = 16;
-// Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200, for
-// tiles of 32 lanes across the columns; twice that for 16 lanes and four
-// times for 8 or fewer, whose warps load fewer bytes per row. A constant
+// Blocks the split count aims for: 2 per SM of a 132-SM H100 / H200 where
+// a lane loads 16 bytes per row; twice that for 8 bytes and four times for
+// 4 or fewer, so that as many bytes are in flight. A constant
 // rather than the device's SM count, so results (which depend on the
 // split) are the same on every GPU. Fewer splits mean less partial traffic
 // and longer runs of rows per block (bench/README.md).
@@ -42,8 +42,8 @@ inline constexpr int kColumnTargetBlocks = 264;
 // rows per step, kl lanes across the columns).
 // The most split partials per accumulator a launch keeps (S * columns): S
 // doubles only while tiles * S < the target, so S * tiles stays below
-// twice that, and a tile is at most kl * vector columns (the target times
-// 32 / kl stays within kColumnTargetBlocks * 32 * vector).
+// twice that, and a tile is at most kl * vector columns (a target of 4x for
+// lanes of 4 bytes or fewer stays within kColumnTargetBlocks * 32 * vector).
 inline constexpr int64_t columnMaxSplitColumns(int maxVector) {
   return int64_t{2} * kColumnTargetBlocks * kColumnThreadsX * (maxVector > 1 ? maxVector : 1);
 }

@@ -59,7 +59,7 @@ TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants)
             std::string::npos)
       << k.hostLaunch;
   EXPECT_NE(k.hostLaunch.find("fuserc_col_splits(a.tiles, a.len, a.lanes, a.lanes * (vec ? vec : "
-                              "1), &a.splits, &a.chunk)"),
+                              "1), (vec ? vec : 1) * 4LL, &a.splits, &a.chunk)"),
             std::string::npos)
       << k.hostLaunch;
   EXPECT_NE(g.code.at(0).hostHelpers.find("fuserc_col_plan"), std::string::npos);
