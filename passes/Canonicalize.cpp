@@ -137,19 +137,6 @@ public:
   }
 
 private:
-  // Op kind, operands (literals are shared, so a literal's identity is its
-  // value and kind) and normalized attributes.
-  static std::string cseKey(OpKind kind, const std::vector<Value *> &operands,
-                            const Attributes &attrs) {
-    std::string key = std::to_string(static_cast<unsigned>(kind)) + "(";
-    for (const Value *v : operands)
-      key += std::to_string(v->id()) + ",";
-    key += ")";
-    for (const Attributes::Entry &e : attrs.entries())
-      key += e.name + "=" + attrValueString(e.value) + ";";
-    return key;
-  }
-
   std::unordered_map<std::string, Value *> existing_;
 };
 

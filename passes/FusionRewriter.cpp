@@ -63,4 +63,15 @@ Value *FusionRewriter::reduce(OpKind kind, Value *x, std::vector<int64_t> axes, 
   return create(kind, {x}, std::move(attrs));
 }
 
+std::string FusionRewriter::cseKey(OpKind kind, const std::vector<Value *> &operands,
+                                   const Attributes &attrs) {
+  std::string key = std::to_string(static_cast<unsigned>(kind)) + "(";
+  for (const Value *v : operands)
+    key += std::to_string(v->id()) + ",";
+  key += ")";
+  for (const Attributes::Entry &e : attrs.entries())
+    key += e.name + "=" + attrValueString(e.value) + ";";
+  return key;
+}
+
 } // namespace fuserc

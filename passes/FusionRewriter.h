@@ -47,6 +47,12 @@ public:
   Value *castIfNeeded(Value *x, DType dtype) { return x->dtype() == dtype ? x : cast(x, dtype); }
   Value *reduce(OpKind kind, Value *x, std::vector<int64_t> axes, bool keepdim);
 
+  // What identifies kind(operands) with `attrs` (normalized) for common
+  // subexpression elimination: ops of equal keys compute the same value
+  // (literals are shared, so a literal's identity is its value).
+  static std::string cseKey(OpKind kind, const std::vector<Value *> &operands,
+                            const Attributes &attrs);
+
 protected:
   // The inferred type of kind(operands), normalizing `attrs`; nullopt (and
   // `error` set) when it does not type-check.

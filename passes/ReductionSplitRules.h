@@ -40,9 +40,6 @@ public:
   void nameNew(Value *v, const std::string &base, const std::string &suffix);
 
 private:
-  static std::string key(OpKind kind, const std::vector<Value *> &operands,
-                         const Attributes &attrs);
-
   const Fusion &source_;
   std::unordered_map<std::string, Value *> existing_;
   size_t firstNew_ = 0;

@@ -15,23 +15,12 @@
 namespace fuserc {
 namespace reduction_split_detail {
 
-std::string SplitRewriter::key(OpKind kind, const std::vector<Value *> &operands,
-                               const Attributes &attrs) {
-  std::string key = std::to_string(static_cast<unsigned>(kind)) + "(";
-  for (const Value *v : operands)
-    key += std::to_string(v->id()) + ",";
-  key += ")";
-  for (const Attributes::Entry &e : attrs.entries())
-    key += e.name + "=" + attrValueString(e.value) + ";";
-  return key;
-}
-
 Value *SplitRewriter::create(OpKind kind, std::vector<Value *> operands, Attributes attrs) {
   std::string error;
   std::optional<TensorType> type = infer(kind, operands, attrs, &error);
   if (!type)
     throw std::logic_error("reduction splitting built an op that does not type-check: " + error);
-  std::string k = key(kind, operands, attrs);
+  std::string k = cseKey(kind, operands, attrs);
   if (auto it = existing_.find(k); it != existing_.end())
     return it->second;
   Value *v = append(kind, std::move(operands), std::move(attrs), std::move(*type));
@@ -41,7 +30,7 @@ Value *SplitRewriter::create(OpKind kind, std::vector<Value *> operands, Attribu
 
 void SplitRewriter::remember(Value *v) {
   const Op &op = *v->definingOp();
-  existing_.emplace(key(op.kind(), op.operands(), op.attrs()), v);
+  existing_.emplace(cseKey(op.kind(), op.operands(), op.attrs()), v);
 }
 
 Value *SplitRewriter::reduceTo(OpKind kind, Value *x, std::vector<int64_t> axes, bool keepdim,

@@ -6,6 +6,7 @@
 // whose reference is its double-precision definition, or where reductions
 // were split, rounding partial results: there, within a few f32 roundings.
 // (ReductionSplittingTest checks the splits themselves.)
+#include "InterpreterComparison.h"
 #include "RandomInputs.h"
 #include "TestSupport.h"
 
@@ -45,37 +46,6 @@ bool hasComposite(const Fusion &fusion) {
   return false;
 }
 
-void expectSameOutputs(const InterpreterResult &before, const InterpreterResult &after, bool exact,
-                       const std::string &what) {
-  ASSERT_TRUE(before.ok) << what << ": " << before.error;
-  ASSERT_TRUE(after.ok) << what << ": " << after.error;
-  ASSERT_EQ(before.outputs.size(), after.outputs.size()) << what;
-  for (size_t o = 0; o < before.outputs.size(); ++o) {
-    const Tensor &a = before.outputs[o];
-    const Tensor &b = after.outputs[o];
-    ASSERT_EQ(a.dtype(), b.dtype()) << what << " output " << o;
-    ASSERT_EQ(a.shape(), b.shape()) << what << " output " << o;
-    for (size_t i = 0; i < a.numel(); ++i) {
-      if (!a.isFloating()) {
-        ASSERT_EQ(a.getInt(i), b.getInt(i)) << what << " output " << o << " element " << i;
-        continue;
-      }
-      double x = a.getFloat(i), y = b.getFloat(i);
-      if (std::isnan(x) || std::isnan(y)) {
-        ASSERT_TRUE(std::isnan(x) && std::isnan(y))
-            << what << " output " << o << " element " << i << ": " << x << " vs " << y;
-        continue;
-      }
-      if (exact) {
-        ASSERT_EQ(x, y) << what << " output " << o << " element " << i;
-      } else {
-        double tol = test::decompositionTolerance(a.dtype()) * std::max(1.0, std::fabs(x));
-        ASSERT_NEAR(x, y, tol) << what << " output " << o << " element " << i;
-      }
-    }
-  }
-}
-
 class PassEquivalence : public testing::TestWithParam<std::string> {};
 
 TEST_P(PassEquivalence, InterpreterResultsDoNotChangeAcrossPasses) {
@@ -98,9 +68,9 @@ TEST_P(PassEquivalence, InterpreterResultsDoNotChangeAcrossPasses) {
     }
     auto check = [&](const Fusion &fusion, const std::string &stage, bool exact) {
       for (size_t i = 0; i < extents.size(); ++i)
-        expectSameOutputs(reference[i], interpret(fusion, inputs[i]), exact,
-                          parsed->name() + " after " + stage +
-                              ", every symbol = " + std::to_string(extents[i]));
+        test::expectSameOutputs(
+            reference[i], interpret(fusion, inputs[i]), [&](size_t) { return exact; },
+            parsed->name() + " after " + stage + ", every symbol = " + std::to_string(extents[i]));
     };
     std::unique_ptr<Fusion> fusion = canonicalize(*parsed);
     check(*fusion, "canonicalize", !composite);

@@ -42,8 +42,10 @@ inline std::vector<int64_t> fittingExtents(const Fusion &fusion, std::vector<int
   return out;
 }
 
-inline std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t extent,
-                                                  std::mt19937_64 &rng) {
+// One tensor per input of `fusion` with every symbol bound to `extent`,
+// made by `make(input, shape, numel)`.
+template <typename Make>
+std::map<std::string, Tensor> inputsAt(const Fusion &fusion, int64_t extent, Make make) {
   SymbolBindings bindings;
   for (const std::string &s : fusion.symbols())
     bindings[s] = extent;
@@ -52,24 +54,31 @@ inline std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t 
     std::vector<int64_t> shape;
     for (const Extent &e : in->shape())
       shape.push_back(*e.evaluate(bindings));
-    int64_t numel = 1;
+    size_t numel = 1;
     for (int64_t d : shape)
-      numel *= d;
-    if (isFloating(in->dtype())) {
-      std::uniform_real_distribution<double> dist(-2.0, 2.0);
-      std::vector<double> values(static_cast<size_t>(numel));
-      for (double &v : values)
-        v = dist(rng);
-      inputs.emplace(in->name(), Tensor::fromFloats(in->dtype(), shape, values));
-    } else {
-      std::uniform_int_distribution<int64_t> dist(0, in->dtype() == DType::Bool ? 1 : extent - 1);
-      std::vector<int64_t> values(static_cast<size_t>(numel));
-      for (int64_t &v : values)
-        v = dist(rng);
-      inputs.emplace(in->name(), Tensor::fromInts(in->dtype(), shape, values));
-    }
+      numel *= static_cast<size_t>(d);
+    inputs.emplace(in->name(), make(*in, shape, numel));
   }
   return inputs;
+}
+
+inline std::map<std::string, Tensor> randomInputs(const Fusion &fusion, int64_t extent,
+                                                  std::mt19937_64 &rng) {
+  return inputsAt(
+      fusion, extent, [&](const Value &in, const std::vector<int64_t> &shape, size_t numel) {
+        if (isFloating(in.dtype())) {
+          std::uniform_real_distribution<double> dist(-2.0, 2.0);
+          std::vector<double> values(numel);
+          for (double &v : values)
+            v = dist(rng);
+          return Tensor::fromFloats(in.dtype(), shape, values);
+        }
+        std::uniform_int_distribution<int64_t> dist(0, in.dtype() == DType::Bool ? 1 : extent - 1);
+        std::vector<int64_t> values(numel);
+        for (int64_t &v : values)
+          v = dist(rng);
+        return Tensor::fromInts(in.dtype(), shape, values);
+      });
 }
 
 // The relative tolerance of a decomposed composite's outputs: a few

@@ -5,6 +5,7 @@
 // inputs at several symbol bindings and on inputs holding NaN, infinities
 // and equal values. The fusions are those of the lit test
 // tests/lit/passes/split-reductions/split.fus.
+#include "InterpreterComparison.h"
 #include "RandomInputs.h"
 #include "TestSupport.h"
 
@@ -61,59 +62,19 @@ bool exactOutput(const Fusion &fusion, size_t o) {
   return op && (op->kind() == OpKind::Max || op->kind() == OpKind::Min);
 }
 
-void expectSameOutputs(const Fusion &parsed, const InterpreterResult &before,
-                       const InterpreterResult &after, const std::string &what) {
-  ASSERT_TRUE(before.ok) << what << ": " << before.error;
-  ASSERT_TRUE(after.ok) << what << ": " << after.error;
-  ASSERT_EQ(before.outputs.size(), after.outputs.size()) << what;
-  for (size_t o = 0; o < before.outputs.size(); ++o) {
-    const Tensor &a = before.outputs[o];
-    const Tensor &b = after.outputs[o];
-    ASSERT_EQ(a.dtype(), b.dtype()) << what << " output " << o;
-    ASSERT_EQ(a.shape(), b.shape()) << what << " output " << o;
-    for (size_t i = 0; i < a.numel(); ++i) {
-      const std::string where =
-          what + " output " + std::to_string(o) + " element " + std::to_string(i);
-      if (!a.isFloating()) {
-        ASSERT_EQ(a.getInt(i), b.getInt(i)) << where;
-        continue;
-      }
-      const double x = a.getFloat(i), y = b.getFloat(i);
-      if (std::isnan(x) || std::isnan(y)) {
-        ASSERT_TRUE(std::isnan(x) && std::isnan(y)) << where << ": " << x << " vs " << y;
-      } else if (exactOutput(parsed, o) || std::isinf(x)) {
-        ASSERT_EQ(x, y) << where;
-      } else {
-        ASSERT_NEAR(x, y, test::decompositionTolerance(a.dtype()) * std::max(1.0, std::fabs(x)))
-            << where;
-      }
-    }
-  }
-}
-
-// Every input of `fusion` filled by `value(i)` at every symbol = extent.
+// Every input of `fusion` filled by `value(i)` at every symbol = extent
+// (integer inputs with 1s).
 std::map<std::string, Tensor> filledInputs(const Fusion &fusion, int64_t extent,
                                            const std::function<double(size_t)> &value) {
-  SymbolBindings bindings;
-  for (const std::string &s : fusion.symbols())
-    bindings[s] = extent;
-  std::map<std::string, Tensor> inputs;
-  for (const Value *in : fusion.inputs()) {
-    std::vector<int64_t> shape;
-    size_t numel = 1;
-    for (const Extent &e : in->shape()) {
-      shape.push_back(*e.evaluate(bindings));
-      numel *= static_cast<size_t>(shape.back());
-    }
-    std::vector<double> values(numel);
-    for (size_t i = 0; i < numel; ++i)
-      values[i] = value(i);
-    inputs.emplace(in->name(),
-                   isFloating(in->dtype())
-                       ? Tensor::fromFloats(in->dtype(), shape, values)
-                       : Tensor::fromInts(in->dtype(), shape, std::vector<int64_t>(numel, 1)));
-  }
-  return inputs;
+  return test::inputsAt(
+      fusion, extent, [&](const Value &in, const std::vector<int64_t> &shape, size_t numel) {
+        if (!isFloating(in.dtype()))
+          return Tensor::fromInts(in.dtype(), shape, std::vector<int64_t>(numel, 1));
+        std::vector<double> values(numel);
+        for (size_t i = 0; i < numel; ++i)
+          values[i] = value(i);
+        return Tensor::fromFloats(in.dtype(), shape, values);
+      });
 }
 
 TEST(ReductionSplitting, SplitsInterleavedReductionsOnly) {
@@ -144,15 +105,16 @@ TEST(ReductionSplitting, InterpreterResultsDoNotChange) {
     Stages s = runPasses(*parsed);
     if (!s.split)
       continue;
+    const auto exact = [&](size_t o) { return exactOutput(*parsed, o); };
     for (int64_t extent : {1, 2, 3, 7}) {
       const std::string what = parsed->name() + ", every symbol = " + std::to_string(extent);
       const std::map<std::string, Tensor> inputs = test::randomInputs(*parsed, extent, rng);
-      expectSameOutputs(*parsed, interpret(*parsed, inputs), interpret(*s.split, inputs),
-                        what + ", random inputs");
+      test::expectSameOutputs(interpret(*parsed, inputs), interpret(*s.split, inputs), exact,
+                              what + ", random inputs");
       // Equal values: a variance of exactly 0, or NaN over too few.
       const auto equal = filledInputs(*parsed, extent, [](size_t) { return 0.75; });
-      expectSameOutputs(*parsed, interpret(*parsed, equal), interpret(*s.split, equal),
-                        what + ", equal inputs");
+      test::expectSameOutputs(interpret(*parsed, equal), interpret(*s.split, equal), exact,
+                              what + ", equal inputs");
       // A NaN and an infinity among finite values propagate alike.
       const auto special = filledInputs(*parsed, extent, [](size_t i) {
         if (i == 5)
@@ -161,8 +123,8 @@ TEST(ReductionSplitting, InterpreterResultsDoNotChange) {
           return -std::numeric_limits<double>::infinity();
         return 0.25 * static_cast<double>(i % 7);
       });
-      expectSameOutputs(*parsed, interpret(*parsed, special), interpret(*s.split, special),
-                        what + ", NaN and infinity");
+      test::expectSameOutputs(interpret(*parsed, special), interpret(*s.split, special), exact,
+                              what + ", NaN and infinity");
     }
   }
 }
