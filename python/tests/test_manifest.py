@@ -67,7 +67,7 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual((y.kind, y.layout, [e.text for e in y.strides]),
                          ("new_buffer", (1, 0), ["1", "K"]))
         self.assertEqual(self.lib.manifest.fusion("column_sum").workspace_bytes.evaluate({"C": 5}),
-                         1536)
+                         20736)
 
     def test_symbols_say_where_each_gets_its_value(self):
         groups = self.lib.manifest.fusion("groups")
