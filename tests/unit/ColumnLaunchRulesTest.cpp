@@ -1,0 +1,158 @@
+// The column-reduction launch rules (ColumnReductionHostHelpers.cpp), which
+// are C text pasted into every header: compiled here with the system C
+// compiler and run over a grid of extents. They pick the lanes across a
+// tile's columns and the split count from the extents alone; each launch
+// must cover every row once, keep the last block's merge short and never
+// use more split partials than the workspace holds
+// (ColumnKernel::scratchBytes).
+#include "codegen/columns/ColumnReductionKernel.h"
+#include "codegen/columns/ColumnReductionPlan.h"
+
+#include <gtest/gtest.h>
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace fuserc {
+namespace {
+
+// Writes `source` to a C file, compiles it with -Werror and runs it: its
+// exit status (0 when every check in it passed).
+int compileAndRun(const std::string &name, const std::string &source) {
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("fuserc-" + name, dir))
+    return -1;
+  const std::string c = std::string(dir) + "/" + name + ".c", exe = std::string(dir) + "/" + name;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(c, ec);
+    if (ec)
+      return -1;
+    os << source;
+  }
+  int status = std::system(("cc -std=c99 -Wall -Wextra -Werror -o " + exe + " " + c).c_str());
+  if (status == 0)
+    status = std::system(exe.c_str());
+  llvm::sys::fs::remove_directories(dir);
+  return status;
+}
+
+std::string constants() {
+  return "#define MAX_SPLITS " + std::to_string(kColumnMaxSplits) + "LL\n" +
+         "#define MERGE_SLOTS " + std::to_string(kColumnMaxMergeDepth * kColumnBlock) + "LL\n" +
+         "#define TARGET " + std::to_string(kColumnTargetBlocks) + "LL\n" +
+         "#define ROOM_PER_VECTOR " + std::to_string(columnMaxSplitColumns(1)) + "LL\n";
+}
+
+// One launch's choice, as the generated launch block makes it: lanes,
+// tiles, then splits (host code of ColumnReductionPlan.cpp).
+const char *kPlanLaunch = R"C(
+typedef struct { long long kl, w, tiles, splits, chunk; } Launch;
+static Launch plan(long long cols, long long len, int v, long long lane_bytes) {
+  Launch l;
+  l.kl = fuserc_col_lanes(cols, v);
+  l.w = l.kl * v;
+  l.tiles = (cols + l.w - 1) / l.w;
+  fuserc_col_splits(l.tiles, len, l.kl, l.w, v * lane_bytes, &l.splits, &l.chunk);
+  return l;
+}
+static int bad;
+#define EXPECT(cond, cols, len, v)                                                                 \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      printf("cols %lld len %lld v %d: %s\n", (long long)(cols), (long long)(len), (int)(v),       \
+             #cond);                                                                               \
+      ++bad;                                                                                       \
+    }                                                                                              \
+  } while (0)
+)C";
+
+TEST(ColumnLaunchRules, FewColumnsTakeFewLanesAndManySplits) {
+  // Points worked by hand from the rules (docs/schedulers.md).
+  const std::string source = "#include <stdint.h>\n#include <stdio.h>\n" + constants() +
+                             columnReductionHostHelpers() + kPlanLaunch + R"C(
+static void point(long long cols, long long len, int v, long long lane_bytes, long long kl,
+                  long long tiles, long long splits, long long chunk) {
+  const Launch l = plan(cols, len, v, lane_bytes);
+  if (l.kl != kl || l.tiles != tiles || l.splits != splits || l.chunk != chunk) {
+    printf("cols %lld len %lld v %d: kl %lld tiles %lld splits %lld chunk %lld, expected "
+           "%lld %lld %lld %lld\n", cols, len, v, l.kl, l.tiles, l.splits, l.chunk, kl, tiles,
+           splits, chunk);
+    ++bad;
+  }
+}
+int main(void) {
+  /* One f32 column over 2^26 rows: one lane per column, the warp on 32
+     rows, 4-byte lanes aim at 1056 blocks: the most splits. */
+  point(1, 1LL << 26, 1, 4, 1, 1, 1024, 65536);
+  /* A short column: every split keeps 8 steps of 256 rows. */
+  point(1, 4096, 1, 4, 1, 1, 2, 2048);
+  /* 3 or 4 columns: 4 lanes; bf16 at vectors of 1 (2-byte lanes, counted as 4). */
+  point(3, 1000000, 1, 4, 4, 1, 1024, 977);
+  point(4, 1LL << 22, 1, 4, 4, 1, 1024, 4096);
+  /* 64 f32 columns at vectors of 4: tiles of 16 columns (16^2 <= 8 * 64),
+     16-byte lanes aim at 264 blocks. */
+  point(64, 262144, 4, 4, 4, 4, 128, 2048);
+  /* 256 bf16 columns at vectors of 8: tiles of 32 columns. */
+  point(256, 262144, 8, 4, 4, 8, 64, 4096);
+  /* Many columns: full warps across them, few splits. */
+  point(4096, 4096, 4, 4, 32, 32, 16, 256);
+  point(1 << 20, 1 << 20, 4, 4, 32, 8192, 1, 1 << 20);
+  /* 7 columns: 8 lanes would cover them, but 8^2 > 8 * 7; no rows: one
+     empty split. */
+  point(7, 0, 1, 4, 4, 2, 1, 0);
+  return bad != 0;
+}
+)C";
+  EXPECT_EQ(compileAndRun("column_launch_points", source), 0);
+}
+
+TEST(ColumnLaunchRules, EveryLaunchCoversItsRowsMergesFewSplitsAndFitsItsScratch) {
+  const std::string source = "#include <stdint.h>\n#include <stdio.h>\n" + constants() +
+                             columnReductionHostHelpers() + kPlanLaunch + R"C(
+int main(void) {
+  static const long long columns[] = {1, 2, 3, 4, 5, 7, 8, 13, 31, 32, 33, 64, 100, 128, 255,
+                                      256, 1000, 2048, 4096, 65536, 1000003};
+  static const long long lengths[] = {0, 1, 7, 63, 64, 1000, 4096, 65537, 1LL << 20,
+                                      1LL << 26, 3LL << 30};
+  /* Element sizes of the lane tensors: the kernel's widest vector is
+     min(8, 16 / size) and a launch takes it or 1; the split rule counts a
+     lane's bytes per row as the vector times max(4, size). */
+  static const int sizes[] = {1, 2, 4, 8};
+  unsigned c, r, e, which;
+  for (e = 0; e < sizeof sizes / sizeof *sizes; ++e) {
+    const int vmax = 16 / sizes[e] < 8 ? 16 / sizes[e] : 8;
+    const long long lane_bytes = sizes[e] > 4 ? sizes[e] : 4;
+    for (which = 0; which < 2; ++which) {
+      const int v = which ? vmax : 1;
+      for (c = 0; c < sizeof columns / sizeof *columns; ++c) {
+        for (r = 0; r < sizeof lengths / sizeof *lengths; ++r) {
+          const long long cols = columns[c], len = lengths[r];
+          const Launch l = plan(cols, len, v, lane_bytes);
+          EXPECT(l.kl >= 1 && l.kl <= 32 && (l.kl & (l.kl - 1)) == 0, cols, len, v);
+          EXPECT(l.tiles * l.w >= cols && (l.tiles - 1) * l.w < cols, cols, len, v);
+          /* Every row in exactly one split, none empty (unless there are none). */
+          EXPECT(l.splits >= 1 && l.splits <= MAX_SPLITS, cols, len, v);
+          EXPECT(l.splits * l.chunk >= len, cols, len, v);
+          EXPECT(len == 0 || (l.splits - 1) * l.chunk < len, cols, len, v);
+          /* The last block's threads merge at most 16 splits each. */
+          EXPECT(l.splits == 1 || l.splits * l.w <= MERGE_SLOTS, cols, len, v);
+          /* The partials fit the workspace: min(MAX_SPLITS * cols, room). */
+          EXPECT(l.splits == 1 || l.splits * cols <= ROOM_PER_VECTOR * vmax, cols, len, v);
+          /* Few tiles split; as many as the largest target do not. */
+          EXPECT(l.tiles < 4 * TARGET || l.splits == 1, cols, len, v);
+        }
+      }
+    }
+  }
+  return bad != 0;
+}
+)C";
+  EXPECT_EQ(compileAndRun("column_launch_grid", source), 0);
+}
+
+} // namespace
+} // namespace fuserc
