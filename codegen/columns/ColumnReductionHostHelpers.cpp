@@ -108,6 +108,26 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       "  *chunk = (len + s - 1) / s;\n"
       "  *splits = *chunk > 0 ? (len + *chunk - 1) / *chunk : 1;\n"
       "}\n"
+      "/* The most splits (the testing hook's choice): as many as the scratch holds,\n"
+      "   room partials per accumulator and at most " +
+      std::to_string(kColumnMaxSplits) + ", each split at least " +
+      std::to_string(kColumnMinRowsPerSplit) +
+      " rows as the\n"
+      "   default rule's (fewer than two splits need: one). */\n"
+      "static inline void fuserc_col_most_splits(long long cols, long long len, long long room,\n"
+      "                                          long long *splits, long long *chunk) {\n"
+      "  long long most = cols * " +
+      std::to_string(kColumnMaxSplits) + "LL <= room ? " + std::to_string(kColumnMaxSplits) +
+      "LL : room / cols;\n"
+      "  if (most > (len - 1) / " +
+      std::to_string(kColumnMinRowsPerSplit - 1) + ")\n    most = (len - 1) / " +
+      std::to_string(kColumnMinRowsPerSplit - 1) +
+      ";\n"
+      "  if (most < 1)\n"
+      "    most = 1;\n"
+      "  *chunk = (len + most - 1) / most;\n"
+      "  *splits = *chunk > 0 ? (len + *chunk - 1) / *chunk : 1;\n"
+      "}\n"
       "/* Lanes of a warp across a tile's columns (a power of two, at most " +
       std::to_string(kColumnThreadsX) +
       "; the\n"

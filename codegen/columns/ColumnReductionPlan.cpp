@@ -28,17 +28,33 @@ std::vector<ColumnVariant> ColumnKernel::variants() const {
 
 Extent ColumnKernel::columns() const { return numElements(rows.reduced); }
 
+Extent ColumnKernel::rowsPerColumn() const {
+  Extent count = 1;
+  for (int64_t a : rows.axes)
+    count = count * rows.domain[static_cast<size_t>(a)];
+  return count;
+}
+
+Extent ColumnKernel::maxSplits() const {
+  return Extent::min(
+      Extent::floorDiv(Extent::max(rowsPerColumn() - 1, 0), int64_t{kColumnMinRowsPerSplit - 1}),
+      int64_t{kColumnMaxSplits});
+}
+
 Extent ColumnKernel::scratchBytes() const {
+  // 0 where no launch splits (one split uses no scratch), else 1.
+  const Extent any = Extent::min(Extent::floorDiv(maxSplits(), 2), 1);
   const Extent splitColumns =
-      Extent::min(columns() * int64_t{kColumnMaxSplits}, Extent(columnMaxSplitColumns(maxVector)));
+      Extent::min(columns() * maxSplits() * any, Extent(columnMaxSplitColumns(maxVector)));
   Extent bytes = 0;
   // Each partial array after the first starts on a kColumnPartialAlignment
   // boundary: an i64 or f64 array after an f32 one of an odd count would be
   // misaligned (fuzz seed 81761).
   for (size_t p = 0; p < partials.size(); ++p)
     bytes = bytes + splitColumns * static_cast<int64_t>(dtypeBytes(partials[p].acc)) +
-            (p ? int64_t{kColumnPartialAlignment} : int64_t{0});
-  return bytes + columns() * static_cast<int64_t>(sizeof(int)); // a count per tile (<= columns)
+            (p ? any * int64_t{kColumnPartialAlignment} : Extent(0));
+  // A count per tile (at most one per column).
+  return bytes + any * columns() * static_cast<int64_t>(sizeof(int));
 }
 
 std::string columnKernelName(const ColumnKernel &k, const ColumnVariant &v) {
@@ -131,16 +147,11 @@ std::string hostLaunch(const ColumnKernel &k) {
   if (k.tiled && k.maxVector > 1)
     forced.push_back({"vec > 1", "vec = 1;"});
   const size_t vectors = forced.size();
-  // The most splits: kColumnMaxSplits, fewer where the scratch holds fewer
-  // per column.
-  const std::string most = std::to_string(kColumnMaxSplits) + "LL",
-                    room = std::to_string(columnMaxSplitColumns(k.maxVector)) + "LL";
+  // The most splits the scratch holds (fuserc_col_most_splits).
   forced.push_back({"", "a.chunk = a.len;\na.splits = 1;"});
-  forced.push_back({"", "long long most = a.cols * " + most + " <= " + room + " ? " + most + " : " +
-                            room +
-                            " / a.cols;\nif (most < 1)\n  most = 1;\n"
-                            "a.chunk = (a.len + most - 1) / most;\n"
-                            "a.splits = a.chunk > 0 ? (a.len + a.chunk - 1) / a.chunk : 1;"});
+  forced.push_back({"", "fuserc_col_most_splits(a.cols, a.len, " +
+                            std::to_string(columnMaxSplitColumns(k.maxVector)) +
+                            "LL, &a.splits, &a.chunk);"});
   s += "  if (a.cols > 0) {\n";
   if (k.tiled)
     s += "    vec = fuserc_col_plan(" + std::to_string(k.tensors.size()) +

@@ -39,7 +39,9 @@ inline constexpr int kColumnPartialAlignment = 16;
 // and longer runs of rows per block (bench/README.md).
 inline constexpr int kColumnTargetBlocks = 264;
 // A split keeps at least kColumnUnroll steps of a block's rows (256 / kl
-// rows per step, kl lanes across the columns).
+// rows per step, kl lanes across the columns): at least this many, so a
+// launch over R rows splits them at most (R - 1) / (this - 1) ways.
+inline constexpr int kColumnMinRowsPerSplit = kColumnUnroll * kColumnThreadsY;
 // The most split partials per accumulator a launch keeps (S * columns): S
 // doubles only while tiles * S < the target, so S * tiles stays below
 // twice that, and a tile is at most kl * vector columns (a target of 4x for
@@ -87,11 +89,18 @@ struct ColumnKernel {
 
   // In the order the host tries them.
   std::vector<ColumnVariant> variants() const;
-  // Columns (product of the kept extents), symbolic.
+  // Columns (product of the kept extents) and the rows each reduces
+  // (product of the reduced extents), symbolic.
   Extent columns() const;
+  Extent rowsPerColumn() const;
+  // The most splits a launch takes, default or forced:
+  // min(kColumnMaxSplits, (R - 1) / (kColumnMinRowsPerSplit - 1)), 1 or 0
+  // for fewer rows than two splits need.
+  Extent maxSplits() const;
   // Scratch for the split partials of every accumulator, S per column (as
-  // many as a launch may use: min(kColumnMaxSplits * columns,
-  // columnMaxSplitColumns)), then the split counts (one int per column tile).
+  // many as a launch may use: min(maxSplits * columns,
+  // columnMaxSplitColumns)), then the split counts (one int per column
+  // tile); none where no launch splits.
   Extent scratchBytes() const;
 };
 

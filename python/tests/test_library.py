@@ -81,10 +81,10 @@ class RawCallsTest(unittest.TestCase):
 
     def test_workspace_follows_the_manifest(self):
         lib = self.lib
-        for cols in (1, 100, 1000):
-            size = lib.column_sum.workspace_size([arg([64, cols])])
+        for rows, cols in ((64, 1), (1000, 100), (100000, 1000)):
+            size = lib.column_sum.workspace_size([arg([rows, cols])])
             self.assertEqual(size, lib.manifest.fusion("column_sum").workspace_bytes.evaluate(
-                {"C": cols}))
+                {"R": rows, "C": cols}))
         self.assertEqual(lib.scale_add.workspace_size([arg([8]), arg([8])]), 0)
 
     def test_invalid_arguments_raise_with_the_wrappers_message(self):
@@ -106,7 +106,7 @@ class RawCallsTest(unittest.TestCase):
                           "describe_outputs: ", str(e))
 
     def test_launch_validates_outputs_and_workspace(self):
-        x = arg([64, 100])
+        x = arg([1000, 100])  # rows enough to split: its workspace is not empty
         with self.assertRaisesRegex(fuserc.StatusError, "ERROR_INVALID_ARGUMENT: .*workspace"):
             self.lib.column_sum.launch([x], [arg([100])], 0, 0)
         with self.assertRaisesRegex(fuserc.StatusError, "ERROR_INVALID_ARGUMENT: .*z: extent 0 is 9, expected 8"):

@@ -44,7 +44,8 @@ std::string constants() {
   return "#define MAX_SPLITS " + std::to_string(kColumnMaxSplits) + "LL\n" +
          "#define MERGE_SLOTS " + std::to_string(kColumnMaxMergeDepth * kColumnBlock) + "LL\n" +
          "#define TARGET " + std::to_string(kColumnTargetBlocks) + "LL\n" +
-         "#define ROOM_PER_VECTOR " + std::to_string(columnMaxSplitColumns(1)) + "LL\n";
+         "#define ROOM_PER_VECTOR " + std::to_string(columnMaxSplitColumns(1)) + "LL\n" +
+         "#define MIN_ROWS " + std::to_string(kColumnMinRowsPerSplit) + "LL\n";
 }
 
 // One launch's choice, as the generated launch block makes it: lanes,
@@ -140,8 +141,24 @@ int main(void) {
           EXPECT(len == 0 || (l.splits - 1) * l.chunk < len, cols, len, v);
           /* The last block's threads merge at most 16 splits each. */
           EXPECT(l.splits == 1 || l.splits * l.w <= MERGE_SLOTS, cols, len, v);
-          /* The partials fit the workspace: min(MAX_SPLITS * cols, room). */
-          EXPECT(l.splits == 1 || l.splits * cols <= ROOM_PER_VECTOR * vmax, cols, len, v);
+          /* The partials fit the workspace (ColumnKernel::scratchBytes):
+             min(cols * most, room) with most = min(MAX_SPLITS, (len - 1) /
+             (MIN_ROWS - 1)), none unless most >= 2; the testing hook's most
+             splits as well. */
+          {
+            long long most = len > 0 ? (len - 1) / (MIN_ROWS - 1) : 0, forced, chunk;
+            if (most > MAX_SPLITS)
+              most = MAX_SPLITS;
+            EXPECT(l.splits == 1 || (most >= 2 && l.splits <= most &&
+                                     l.splits * cols <= ROOM_PER_VECTOR * vmax),
+                   cols, len, v);
+            fuserc_col_most_splits(cols, len, ROOM_PER_VECTOR * vmax, &forced, &chunk);
+            EXPECT(forced * chunk >= len && (len == 0 || (forced - 1) * chunk < len), cols, len,
+                   v);
+            EXPECT(forced == 1 || (most >= 2 && forced <= most &&
+                                   forced * cols <= ROOM_PER_VECTOR * vmax),
+                   cols, len, v);
+          }
           /* Few tiles split; as many as the largest target do not. */
           EXPECT(l.tiles < 4 * TARGET || l.splits == 1, cols, len, v);
         }

@@ -31,6 +31,11 @@ const KernelPlan &onlyColumnKernel(const Generated &g) {
   return k;
 }
 
+// A size formula's value at `bindings` (-1 where it has none).
+int64_t bytesAt(const Extent &bytes, const SymbolBindings &bindings) {
+  return bytes.evaluate(bindings).value_or(-1);
+}
+
 Generated generateAndCompile(const std::string &source) {
   Generated g = generate(source);
   expectCompiles(g);
@@ -44,12 +49,17 @@ TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants)
   EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"tile_vec4", "tile_vec1", "general"}));
   EXPECT_EQ(parameter(k, "reduced_dims"), "[0]");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "[1]");
-  // Up to 1024 splits of an f32 partial per column, but no more split
-  // partials than 2 * 264 blocks of 128 columns hold (a launch splits only
-  // while tiles * S < 264), then a count per tile (at most one per column).
-  EXPECT_EQ(k.scratchBytes.str(), "4*N + 4*min(1024*N, 67584)");
-  EXPECT_EQ(g.code.at(0).workspaceBytes.str(),
-            "256*ceildiv(4*N + 4*min(1024*N, 67584), 256)"); // 256-aligned
+  // Up to min(1024, (M - 1) / 63) splits of an f32 partial per column
+  // (each split keeps 64 rows or more), but no more split partials than 2 *
+  // 264 blocks of 128 columns hold (a launch splits only while tiles * S <
+  // 264), then a count per tile (at most one per column); nothing where no
+  // launch splits.
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 126}, {"N", 4096}}), 0);
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 127}, {"N", 5}}), 5 * 4 + 2 * 5 * 4);
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 1000}, {"N", 5}}), 5 * 4 + 15 * 5 * 4);
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 1 << 26}, {"N", 5}}), 5 * 4 + 1024 * 5 * 4);
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 1 << 26}, {"N", 4096}}), 4096 * 4 + 67584 * 4);
+  EXPECT_EQ(bytesAt(g.code.at(0).workspaceBytes, {{"M", 1000}, {"N", 5}}), 512); // 256-aligned
   EXPECT_NE(k.hostLaunch.find("scratch += 4LL * a.splits * a.cols;"), std::string::npos)
       << k.hostLaunch;
   EXPECT_EQ(k.bytesMoved.str(), "4*M*N + 4*N");
@@ -102,7 +112,10 @@ TEST(ColumnReductionCodegen, GeluBiasGradientIsAMiddleGroupedColumnReduction) {
   ASSERT_NE(column, nullptr);
   EXPECT_EQ(parameter(*column, "reduced_dims"), "[0, 1]");
   EXPECT_EQ(parameter(*column, "inner_kept_dims"), "[2]");
-  EXPECT_EQ(column->scratchBytes.str(), "4*H + 4*min(1024*H, 67584)");
+  // B * S rows per column: two splits from 127.
+  EXPECT_EQ(bytesAt(column->scratchBytes, {{"B", 1}, {"S", 127}, {"H", 1000}}),
+            4000 + 4 * 2 * 1000);
+  EXPECT_EQ(bytesAt(column->scratchBytes, {{"B", 2}, {"S", 63}, {"H", 1000}}), 0);
 }
 
 TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
@@ -119,9 +132,9 @@ TEST(ColumnReductionCodegen, EveryReductionKindCompiles) {
                                    "  output m\n  output v\n  output v0\n"
                                    "}\n");
   const KernelPlan &k = onlyColumnKernel(g);
-  // Two Welford partials (mean, m2) per var: 9 accumulators of 1024 splits,
-  // 16 bytes to align each after the first, and the counts.
-  EXPECT_EQ(k.scratchBytes.str(), "4*N + 36*min(1024*N, 67584) + 128");
+  // Two Welford partials (mean, m2) per var: 9 accumulators of up to 1024
+  // splits, 16 bytes to align each after the first, and the counts.
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 1 << 20}, {"N", 3}}), 3 * 4 + 36 * 1024 * 3 + 128);
   EXPECT_NE(g.source.find("fuserc_welford_push("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_welford_merge("), std::string::npos);
   EXPECT_NE(g.source.find("fuserc_max(L - 1LL, 0LL)"), std::string::npos);
@@ -165,7 +178,7 @@ TEST(ColumnReductionCodegen, EachSplitPartialArrayStartsAligned) {
   EXPECT_LT(first, aligned);
   EXPECT_LT(aligned, second);
   // 28 counts, 7168 f32 and 7168 i64 partials, 16 to align
-  EXPECT_EQ(k.scratchBytes.str(), "86060");
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"M", 1 << 20}}), 86060);
 }
 
 TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
@@ -178,7 +191,7 @@ TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
   EXPECT_EQ(parameter(k, "outer_kept_dims"), "[0]");
   EXPECT_EQ(parameter(k, "reduced_dims"), "[1]");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "[2]");
-  EXPECT_EQ(k.scratchBytes.str(), "4*A*K + 4*min(1024*A*K, 67584)");
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"A", 3}, {"R", 6400}, {"K", 5}}), 15 * 4 + 4 * 101 * 15);
   // The outer coordinate offsets each read tensor through its domain stride.
   EXPECT_NE(g.source.find("c0 * (I)a.dst[0][0]"), std::string::npos);
 }
