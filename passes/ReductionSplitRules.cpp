@@ -76,8 +76,11 @@ Value *splitVar(SplitRewriter &rw, const Op &op, Value *x,
   }
   const std::vector<int64_t> &axes = op.attrs().axes("axes");
   const bool keepdim = op.attrs().boolean("keepdim");
-  Value *biased = rw.binary(OpKind::Add, rw.reduceTo(OpKind::Mean, var, axes, keepdim, dtype),
-                            rw.reduceTo(OpKind::Var, mean, axes, keepdim, dtype, correction(0)));
+  // Each op built in its own statement: the order of ops (and so of value
+  // numbers in dumps) must not depend on the compiler's argument order.
+  Value *spreadOfMeans = rw.reduceTo(OpKind::Var, mean, axes, keepdim, dtype, correction(0));
+  Value *meanOfSpreads = rw.reduceTo(OpKind::Mean, var, axes, keepdim, dtype);
+  Value *biased = rw.binary(OpKind::Add, meanOfSpreads, spreadOfMeans);
   const int64_t c = op.attrs().integer("correction");
   if (c == 0)
     return biased;
@@ -85,8 +88,9 @@ Value *splitVar(SplitRewriter &rw, const Op &op, Value *x,
   count.set("value", reducedCount(*x, axes));
   count.set("dtype", dtype);
   Value *n = rw.create(OpKind::Extent, {}, std::move(count));
-  return rw.binary(OpKind::Div, rw.binary(OpKind::Mul, biased, n),
-                   rw.binary(OpKind::Sub, n, rw.literal(Number::integer(c))));
+  Value *denominator = rw.binary(OpKind::Sub, n, rw.literal(Number::integer(c)));
+  Value *numerator = rw.binary(OpKind::Mul, biased, n);
+  return rw.binary(OpKind::Div, numerator, denominator);
 }
 
 } // namespace
