@@ -2,7 +2,11 @@
 #include "cli/Options.h"
 #include "driver/Compiler.h"
 
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
+
+#include <cstdio>
+#include <cstdlib>
 
 namespace {
 
@@ -26,5 +30,15 @@ int main(int argc, char **argv) {
   llvm::thread compiler(llvm::Optional<unsigned>(kCompilerStackBytes),
                         [&] { exitCode = fuserc::runCompiler(*cmd.options); });
   compiler.join();
+  // A plugin's code ran here, and at exit its static destructors and those
+  // of the schedulers it registered would run: a damaged library that
+  // loaded can still crash there (the child process that probed it never
+  // reached its exit). Every output is written and closed: end without them.
+  if (!cmd.options->plugins.empty()) {
+    llvm::outs().flush();
+    llvm::errs().flush();
+    std::fflush(nullptr);
+    std::_Exit(exitCode);
+  }
   return exitCode;
 }
