@@ -18,6 +18,7 @@
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -475,9 +476,10 @@ private:
     std::string writes;   // the threads writing a slot
     std::string eachSlot; // a loop over the slots a writer writes, or ""
     std::string at;       // the slot written
-    std::string value;    // its value, partial j as "@" (e.g. "q@[v]")
-    std::string count;    // a var's count for the written slot, its mean partial as "@"
-    std::string joined;   // how many slots each column joins
+    // Partial j's value for the written slot, and a var's count there (j
+    // its mean partial) unless countOf gives the joined slots' counts.
+    std::function<std::string(size_t j)> value, count;
+    std::string joined; // how many slots each column joins
     // The count of joined slot i, when computed rather than written.
     std::string (*countOf)(const std::string &i) = nullptr;
   };
@@ -489,10 +491,6 @@ private:
   std::string joinThroughShared(const ColumnVariant &v, const SharedJoin &stage,
                                 const std::string &pad) const {
     const std::string second = std::to_string(sharedSlots(v)) + " + ";
-    auto value = [&](size_t j) {
-      std::string x = stage.value;
-      return x.replace(x.find('@'), 1, std::to_string(j));
-    };
     std::string s;
     for (size_t j = 0; j < k_.partials.size(); ++j) {
       if (isVarMean(j))
@@ -506,13 +504,11 @@ private:
       };
       s += pad + "__syncthreads();\n";
       s += pad + "if (" + stage.writes + ") {\n";
-      std::string write = slot(stage.at, false) + " = " + value(var ? j - 1 : j) + ";";
+      std::string write = slot(stage.at, false) + " = " + stage.value(var ? j - 1 : j) + ";";
       if (var) {
-        write += " " + slot(stage.at, true) + " = " + value(j) + ";";
-        if (!stage.countOf) {
-          std::string count = stage.count;
-          write += " smem_n[" + stage.at + "] = " + count.replace(count.find('@'), 1, M) + ";";
-        }
+        write += " " + slot(stage.at, true) + " = " + stage.value(j) + ";";
+        if (!stage.countOf)
+          write += " smem_n[" + stage.at + "] = " + stage.count(j - 1) + ";";
       }
       s += pad + "  " + stage.eachSlot + "{ " + write + " }\n";
       s += pad + "}\n";
@@ -582,7 +578,7 @@ private:
     warps.writes = "tx < kl";
     warps.eachSlot = "for (int v = 0; v < " + V + "; ++v) ";
     warps.at = "ty * w + tx * " + V + " + v";
-    warps.value = "q@[v]";
+    warps.value = [](size_t j) { return "q" + std::to_string(j) + "[v]"; };
     warps.joined = std::to_string(kColumnThreadsY);
     warps.countOf = [](const std::string &i) {
       return "fuserc_col_rows(row_begin, row_end, " + i + " * (" + std::to_string(kColumnThreadsX) +
@@ -626,8 +622,8 @@ private:
     SharedJoin splits;
     splits.writes = "true";
     splits.at = "mg * w + mc";
-    splits.value = "h@";
-    splits.count = "hn@";
+    splits.value = [](size_t j) { return "h" + std::to_string(j); };
+    splits.count = [](size_t mean) { return "hn" + std::to_string(mean); };
     splits.joined = "groups";
     s += joinThroughShared(v, splits, "        ");
     s += "        if (combines) {\n";

@@ -239,9 +239,7 @@ namespace {
 // system C compiler and check the magic-number division the i32 kernels use
 // against plain division (the device side computes (umulhi(n, mul) + n) >> shift).
 TEST(PointwiseHostHelpers, MagicNumberDivisionIsExact) {
-  llvm::SmallString<128> dir;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("fuserc-magic", dir));
-  std::string source =
+  const std::string source =
       std::string("#include <stdint.h>\n#include <stdio.h>\n") + pointwiseHostHelpers() + R"C(
 static unsigned umulhi(unsigned a, unsigned b) {
   return (unsigned)(((unsigned long long)a * b) >> 32);
@@ -267,16 +265,7 @@ int main(void) {
   return bad != 0;
 }
 )C";
-  std::string c = std::string(dir) + "/magic.c", exe = std::string(dir) + "/magic";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(c, ec);
-    ASSERT_FALSE(ec);
-    os << source;
-  }
-  ASSERT_EQ(std::system(("cc -std=c99 -Wall -Wextra -Werror -o " + exe + " " + c).c_str()), 0);
-  EXPECT_EQ(std::system(exe.c_str()), 0);
-  llvm::sys::fs::remove_directories(dir);
+  EXPECT_EQ(test::compileAndRunC("magic", source), 0);
 }
 
 } // namespace

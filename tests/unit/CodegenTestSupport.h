@@ -12,10 +12,14 @@
 #include "schedulers/KernelGenerator.h"
 #include "schedulers/SchedulerRegistry.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -109,6 +113,28 @@ inline void expectCompiles(const Generated &g,
     NvrtcOutput out = compileWithNvrtc(g.source, "fusion.cu", arch, false, defaultNvrtcOptions());
     ASSERT_TRUE(out.ok) << arch << ":\n" << out.log << "\n" << g.source;
   }
+}
+
+// Host C text (the helpers headers paste in) checked by running it: writes
+// `source` as NAME.c, compiles it with the system C compiler (C99, -Werror)
+// and runs it. The exit status, 0 when every check in it passed.
+inline int compileAndRunC(const std::string &name, const std::string &source) {
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("fuserc-" + name, dir))
+    return -1;
+  const std::string c = std::string(dir) + "/" + name + ".c", exe = std::string(dir) + "/" + name;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(c, ec);
+    if (ec)
+      return -1;
+    os << source;
+  }
+  int status = std::system(("cc -std=c99 -Wall -Wextra -Werror -o " + exe + " " + c).c_str());
+  if (status == 0)
+    status = std::system(exe.c_str());
+  llvm::sys::fs::remove_directories(dir);
+  return status;
 }
 
 } // namespace fuserc::test

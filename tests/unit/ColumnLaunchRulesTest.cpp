@@ -5,40 +5,17 @@
 // must cover every row once, keep the last block's merge short and never
 // use more split partials than the workspace holds
 // (ColumnKernel::scratchBytes).
+#include "CodegenTestSupport.h"
+
 #include "codegen/columns/ColumnReductionKernel.h"
 #include "codegen/columns/ColumnReductionPlan.h"
 
 #include <gtest/gtest.h>
-#include <llvm/ADT/SmallString.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/raw_ostream.h>
 
-#include <cstdlib>
 #include <string>
 
 namespace fuserc {
 namespace {
-
-// Writes `source` to a C file, compiles it with -Werror and runs it: its
-// exit status (0 when every check in it passed).
-int compileAndRun(const std::string &name, const std::string &source) {
-  llvm::SmallString<128> dir;
-  if (llvm::sys::fs::createUniqueDirectory("fuserc-" + name, dir))
-    return -1;
-  const std::string c = std::string(dir) + "/" + name + ".c", exe = std::string(dir) + "/" + name;
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(c, ec);
-    if (ec)
-      return -1;
-    os << source;
-  }
-  int status = std::system(("cc -std=c99 -Wall -Wextra -Werror -o " + exe + " " + c).c_str());
-  if (status == 0)
-    status = std::system(exe.c_str());
-  llvm::sys::fs::remove_directories(dir);
-  return status;
-}
 
 std::string constants() {
   return "#define MAX_SPLITS " + std::to_string(kColumnMaxSplits) + "LL\n" +
@@ -108,7 +85,7 @@ int main(void) {
   return bad != 0;
 }
 )C";
-  EXPECT_EQ(compileAndRun("column_launch_points", source), 0);
+  EXPECT_EQ(test::compileAndRunC("column_launch_points", source), 0);
 }
 
 TEST(ColumnLaunchRules, EveryLaunchCoversItsRowsMergesFewSplitsAndFitsItsScratch) {
@@ -168,7 +145,7 @@ int main(void) {
   return bad != 0;
 }
 )C";
-  EXPECT_EQ(compileAndRun("column_launch_grid", source), 0);
+  EXPECT_EQ(test::compileAndRunC("column_launch_grid", source), 0);
 }
 
 } // namespace
