@@ -199,11 +199,14 @@ def parse_args():
     p.add_argument("--warmup-ms", type=int, default=25)
     p.add_argument("--rep-ms", type=int, default=100)
     p.add_argument("--dry-run", action="store_true")
+    p.add_argument("--kernels", action="store_true",
+                   help="also profile each point's kernels, fuserc's and torch.compile's "
+                        "(their device durations beside the replayed times)")
     args = p.parse_args()
     if args.work is None:
         args.work = tempfile.mkdtemp(prefix="fuserc-sweep-")
     # What bench/run.py's bench_case reads.
-    args.baselines, args.timing, args.kernels = "compiled", "graph", False
+    args.baselines, args.timing = "compiled", "graph"
     # torch.compile's call timed from a CUDA graph too, where that is faster:
     # short points would otherwise time its Python and launch overhead.
     args.compile_graph = True

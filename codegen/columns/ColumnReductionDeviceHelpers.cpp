@@ -14,6 +14,10 @@ const std::string &columnDeviceHelpers() {
 // value got m2 > 0, so inf for var's 0/0).
 __device__ __forceinline__ float fuserc_col_sub(float a, float b) { return __fsub_rn(a, b); }
 __device__ __forceinline__ double fuserc_col_sub(double a, double b) { return __dsub_rn(a, b); }
+// 1 / n, correctly rounded: what (T)1 / (T)n gives, without a division's
+// checks and slow path once per row.
+__device__ __forceinline__ float fuserc_col_inverse(float n) { return __frcp_rn(n); }
+__device__ __forceinline__ double fuserc_col_inverse(double n) { return __drcp_rn(n); }
 // Welford: x joins a running (mean, m2); inv_n is 1 / (the count with x).
 template <typename T>
 __device__ __forceinline__ void fuserc_welford_push(T &mean, T &m2, T x, T inv_n) {

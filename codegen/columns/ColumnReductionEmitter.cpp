@@ -241,8 +241,8 @@ private:
     std::string s = pad + "++wn;\n";
     for (DType acc : accs) {
       const std::string A = cudaComputeType(acc);
-      s += pad + "const " + A + " inv_" + std::string(dtypeName(acc)) + " = (" + A + ")1 / (" + A +
-           ")wn;\n";
+      s += pad + "const " + A + " inv_" + std::string(dtypeName(acc)) + " = fuserc_col_inverse((" +
+           A + ")wn);\n";
     }
     return s;
   }

@@ -89,21 +89,25 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       " steps of 256 / kl rows and the last block's threads\n"
       "   merge at most " +
       std::to_string(kColumnMaxMergeDepth) +
-      " splits each. */\n"
+      " splits each; none where one block takes fewer than " +
+      std::to_string(kColumnMinRoundsToSplit) + " rounds of\n   " + std::to_string(kColumnUnroll) +
+      " steps. */\n"
       "static inline void fuserc_col_splits(long long tiles, long long len, long long kl,\n"
       "                                     long long w, long long bytes, long long *splits,\n"
       "                                     long long *chunk) {\n"
       "  const long long target = " +
       std::to_string(kColumnTargetBlocks) +
       "LL * (bytes >= 16 ? 1 : bytes >= 8 ? 2 : 4);\n"
+      "  const long long round = " +
+      std::to_string(kColumnUnroll) + " * (" + std::to_string(kColumnBlock) +
+      " / kl);\n"
       "  long long s = 1;\n"
-      "  while (s < " +
+      "  while (len >= " +
+      std::to_string(kColumnMinRoundsToSplit) + " * round && s < " +
       std::to_string(kColumnMaxSplits) + " && tiles * s < target && 2 * s * w <= " +
       std::to_string(kColumnMaxMergeDepth * kColumnBlock) +
       " &&\n"
-      "         (len + 2 * s - 1) / (2 * s) >= " +
-      std::to_string(kColumnUnroll) + " * (" + std::to_string(kColumnBlock) +
-      " / kl))\n"
+      "         (len + 2 * s - 1) / (2 * s) >= round)\n"
       "    s *= 2;\n"
       "  *chunk = (len + s - 1) / s;\n"
       "  *splits = *chunk > 0 ? (len + *chunk - 1) / *chunk : 1;\n"

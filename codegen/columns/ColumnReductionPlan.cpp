@@ -256,7 +256,8 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
           std::to_string(kColumnTargetBlocks) +
           " (x2 where a lane loads 8 bytes per row, x4 for 4 or fewer), S * kl * V <= " +
           std::to_string(kColumnMaxMergeDepth * kColumnBlock / 2) +
-          " and ceil(R / 2S) >= " + std::to_string(kColumnUnroll) +
+          " and ceil(R / 2S) >= " + std::to_string(kColumnUnroll) + " * 256 / kl, none while R < " +
+          std::to_string(kColumnMinRoundsToSplit) + " * " + std::to_string(kColumnUnroll) +
           " * 256 / kl (tiles = ceil(A*K / (kl V)), R = reduced "
           "elements per column); with S > 1, the last of a tile's S blocks to finish merges "
           "their partials in split order.";

@@ -38,6 +38,10 @@ inline constexpr int kColumnPartialAlignment = 16;
 // split) are the same on every GPU. Fewer splits mean less partial traffic
 // and longer runs of rows per block (bench/README.md).
 inline constexpr int kColumnTargetBlocks = 264;
+// A launch splits only where one block would take at least this many
+// rounds of kColumnUnroll rows per row lane: over fewer, one block ends
+// sooner than split blocks that count, fence and merge (bench/README.md).
+inline constexpr int kColumnMinRoundsToSplit = 4;
 // A split keeps at least kColumnUnroll steps of a block's rows (256 / kl
 // rows per step, kl lanes across the columns): at least this many, so a
 // launch over R rows splits them at most (R - 1) / (this - 1) ways.

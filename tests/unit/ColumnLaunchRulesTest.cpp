@@ -22,7 +22,9 @@ std::string constants() {
          "#define MERGE_SLOTS " + std::to_string(kColumnMaxMergeDepth * kColumnBlock) + "LL\n" +
          "#define TARGET " + std::to_string(kColumnTargetBlocks) + "LL\n" +
          "#define ROOM_PER_VECTOR " + std::to_string(columnMaxSplitColumns(1)) + "LL\n" +
-         "#define MIN_ROWS " + std::to_string(kColumnMinRowsPerSplit) + "LL\n";
+         "#define MIN_ROWS " + std::to_string(kColumnMinRowsPerSplit) + "LL\n" +
+         "#define ROUND_ROWS " + std::to_string(kColumnUnroll * kColumnBlock) + "LL\n" +
+         "#define MIN_ROUNDS " + std::to_string(kColumnMinRoundsToSplit) + "LL\n";
 }
 
 // One launch's choice, as the generated launch block makes it: lanes,
@@ -66,8 +68,10 @@ int main(void) {
   /* One f32 column over 2^26 rows: one lane per column, the warp on 32
      rows, 4-byte lanes aim at 1056 blocks: the most splits. */
   point(1, 1LL << 26, 1, 4, 1, 1, 1024, 65536);
-  /* A short column: every split keeps 8 steps of 256 rows. */
-  point(1, 4096, 1, 4, 1, 1, 2, 2048);
+  /* A short column: 4096 rows are 2 rounds of 8 steps of 256 rows, fewer
+     than 4: one block. At 4 rounds, splits of a round each. */
+  point(1, 4096, 1, 4, 1, 1, 1, 4096);
+  point(1, 8192, 1, 4, 1, 1, 4, 2048);
   /* 3 or 4 columns: 4 lanes; bf16 at vectors of 1 (2-byte lanes, counted as 4). */
   point(3, 1000000, 1, 4, 4, 1, 1024, 977);
   point(4, 1LL << 22, 1, 4, 4, 1, 1024, 4096);
@@ -136,6 +140,8 @@ int main(void) {
                                    forced * cols <= ROOM_PER_VECTOR * vmax),
                    cols, len, v);
           }
+          /* A block that takes fewer than MIN_ROUNDS rounds does not split. */
+          EXPECT(len >= MIN_ROUNDS * (ROUND_ROWS / l.kl) || l.splits == 1, cols, len, v);
           /* Few tiles split; as many as the largest target do not. */
           EXPECT(l.tiles < 4 * TARGET || l.splits == 1, cols, len, v);
         }
