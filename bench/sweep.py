@@ -5,7 +5,9 @@ as bench/run.py times its cases (fuserc replayed from a CUDA graph, L2
 flushed, median; torch.compile's call too, or as a closure where that is
 faster), then a report with the worst points first and, per class,
 the geometric mean of fuserc / torch.compile, the worst point, the points
-below 0.95x and the points moving >= 256 MB below 90% of copy.
+below 0.95x and the points moving >= 256 MB below 90% of copy, and issue
+24's criteria over all points (bench/sweep_report.py, which also reports
+saved sweeps without a GPU).
 
 The fusions are ours (bench/sweep/*.fus), one symbolic fusion per kind, so
 one fuserc build serves every point of it:
@@ -39,7 +41,6 @@ Points moving more than --max-mb are skipped.
 """
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
@@ -49,6 +50,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import run as bench  # noqa: E402 (bench/run.py: timing, checks, builds)
+import sweep_report  # noqa: E402
 import harness  # noqa: E402 (bench/run.py put gpu/ on the path)
 import fuserc  # noqa: E402
 
@@ -223,37 +225,6 @@ def points(args):
                     yield name, fusion, binding
 
 
-def report(rows, copy_gbps):
-    """The worst points first, then per class its geometric mean."""
-    done = [r for r in rows if r.get("fuserc_GBs") and r.get("compile_GBs")]
-    for r in done:
-        r["ratio"] = r["fuserc_GBs"] / r["compile_GBs"]
-    lines = ["%-52s %9s %9s %9s %7s %7s  %s" % ("point (worst first)", "MB", "fuserc", "compile",
-                                                "f/copy", "f/comp", "check")]
-    for r in sorted(done, key=lambda r: r["ratio"]):
-        lines.append("%-52s %9.3f %9.0f %9.0f %6.0f%% %6.2fx  %s" % (
-            r["case"], r["bytes"] / 1e6, r["fuserc_GBs"], r["compile_GBs"],
-            100 * r["fuserc_GBs"] / copy_gbps, r["ratio"], r.get("check", "-")))
-    for r in rows:
-        if r not in done:
-            lines.append("%-52s not timed: %s" % (r["case"], r["fuserc"]))
-    lines.append("")
-    lines.append("%-11s %6s %8s %8s %10s %16s" % ("class", "points", "geomean", "worst",
-                                                 "< 0.95x", ">=256MB < 90%"))
-    for name in CLASSES:
-        mine = [r for r in done if r["class"] == name]
-        if not mine:
-            continue
-        geomean = math.exp(sum(math.log(r["ratio"]) for r in mine) / len(mine))
-        slow = sum(r["ratio"] < 0.95 for r in mine)
-        big = [r for r in mine if r["bytes"] >= 256e6]
-        below = sum(r["fuserc_GBs"] < 0.9 * copy_gbps for r in big)
-        lines.append("%-11s %6d %7.2fx %7.2fx %10d %10d of %d" % (
-            name, len(mine), geomean, min(r["ratio"] for r in mine), slow, below, len(big)))
-    lines.append("device-to-device copy, 1 GiB: %.0f GB/s" % copy_gbps)
-    print("\n".join(lines))
-
-
 def main():
     args = parse_args()
     harness.use_toolchain(args.dlpack_include, args.cuda_home)
@@ -310,7 +281,7 @@ def main():
             sys.exit("refused: %s; listed as refused but built: %s"
                      % (", ".join(unexpected) or "-", ", ".join(stale) or "-"))
         return
-    report(rows, copy_gbps)
+    print(sweep_report.report(rows, copy_gbps))
 
 
 if __name__ == "__main__":
