@@ -176,6 +176,10 @@ CLASSES = {
 }
 
 
+# The report lists classes in this order too.
+assert tuple(CLASSES) == sweep_report.CLASS_ORDER, "bench/sweep_report.py's CLASS_ORDER"
+
+
 # Fusions of the sweep fuserc refuses today, and why; a dry run fails on any
 # other refusal, and on an entry here that builds (stale).
 KNOWN_REFUSALS = {}

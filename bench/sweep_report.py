@@ -19,14 +19,15 @@ import math
 import re
 import sys
 
-# Classes in bench/sweep.py's order (a class not listed reports after them).
+# Classes in bench/sweep.py's order, which checks that its CLASSES match (a
+# class not listed reports after them).
 CLASS_ORDER = ("rows", "odd_rows", "columns", "whole", "norm_stats", "views")
 ROW_CLASSES = ("rows", "odd_rows")
 BIG = 256e6   # bytes: the "moving >= 256 MB" points
 SMALL = 1e6   # bytes: decode sizes move less
 
 
-def ratio_rows(rows):
+def timed_points(rows):
     """The points with both figures, each given its fuserc / torch.compile."""
     done = [r for r in rows if r.get("fuserc_GBs") and r.get("compile_GBs")]
     for r in done:
@@ -75,7 +76,7 @@ def criteria(done, copy_gbps):
 def report(rows, copy_gbps):
     """The report's text: the worst points first, per class its geometric
     mean, then the criteria."""
-    done = ratio_rows(rows)
+    done = timed_points(rows)
     lines = ["%-52s %9s %9s %9s %7s %7s  %s" % ("point (worst first)", "MB", "fuserc", "compile",
                                                 "f/copy", "f/comp", "check")]
     for r in sorted(done, key=lambda r: r["ratio"]):
