@@ -31,6 +31,12 @@ one fuserc build serves every point of it:
               masked by a slice of a [1, 2048, 2048] mask for L in {128,
               512, 1024, 2048}, RoPE over [8, S, H, 128] with cos and sin
               unsqueezed over the heads
+  kernels     fusions of issue 25's classes (fewer, cheaper kernels): an
+              RMSNorm backward (dx, dw), a row sum expanded back to full
+              size, a bf16 result in two layouts, a pad by (1, 3) and an
+              add, bias + exact GELU in f16, RoPE over a permuted q with
+              expanded tables, a residual add and RMSNorm (bf16, the sum
+              an output too); run with --kernels for the kernel counts
 
 Points moving more than --max-mb are skipped.
 
@@ -75,6 +81,30 @@ def _group_stats(x):
     return g.mean(2), g.var(2, correction=0)
 
 
+def _rmsnorm_bwd(x, w, dy, rstd):
+    xhat = x.float() * rstd
+    g = dy.float() * w.float()
+    c = (g * xhat).mean(1, keepdim=True)
+    return (rstd * (g - xhat * c)).bfloat16(), (dy.float() * xhat).sum(0).bfloat16()
+
+
+def _two_layouts(x):
+    a = (x.float() * 2.0).bfloat16()
+    return a, a.t().contiguous()
+
+
+def _residual_rmsnorm(x, r, w):
+    h = x.float() + r.float()
+    y = h * torch.rsqrt(h.pow(2).mean(1, keepdim=True) + 1e-6) * w.float()
+    return y.bfloat16(), h.bfloat16()
+
+
+def _rope_permuted(q, cos, sin):
+    qp = q.permute(0, 2, 1, 3)
+    rot = torch.cat((-qp[..., 64:], qp[..., :64]), -1)
+    return qp * cos[None, :, None, :] + rot * sin[None, :, None, :]
+
+
 def _rope_bshd(q, cos, sin):
     rot = torch.cat((-q[..., 64:], q[..., :64]), -1)
     return q * cos[:, None, :] + rot * sin[:, None, :]
@@ -103,6 +133,13 @@ TORCH = {
                                                     1e-5).bfloat16(),
     "masked_softmax_f32": lambda s, m: torch.softmax(s + m[:, :s.shape[1], :s.shape[1]], -1),
     "rope_bshd_bf16": _rope_bshd,
+    "rmsnorm_bwd_bf16": _rmsnorm_bwd,
+    "sum_expanded_f32": lambda x: x.sum(1, keepdim=True).expand(x.shape).contiguous(),
+    "two_layouts_bf16": _two_layouts,
+    "pad_add_f32": lambda x, z: F.pad(x, (1, 3)) + z,
+    "bias_gelu_f16": lambda x, b: F.gelu(x + b),
+    "rope_permuted_bf16": _rope_permuted,
+    "residual_rmsnorm_bf16": _residual_rmsnorm,
 }
 
 
@@ -154,6 +191,17 @@ def _views(fusion):
             yield {"B": 8, "S": s, "H": h}
 
 
+def _kernels(fusion):
+    if fusion == "rope_permuted_bf16":
+        for b, h, seq in ((1, 32, 512), (8, 32, 1024), (4, 8, 4096)):
+            yield {"B": b, "H": h, "S": seq}
+        return
+    shapes = {"pad_add_f32": ((65536, 1000), (4096, 4093), (64, 1000)),
+              "bias_gelu_f16": ((8192, 4096), (4096, 11008), (64, 4096))}
+    for m, n in shapes.get(fusion, ((16, 4096), (4096, 4096), (16384, 4096), (2048, 8192))):
+        yield {"M": m, "N": n}
+
+
 # class -> ({fusion: its file in bench/sweep/}, points of a fusion). A fusion
 # fuserc refuses has a file of its own, so the others of its class still run.
 CLASSES = {
@@ -173,6 +221,10 @@ CLASSES = {
     "views": ({f: "views.fus" for f in ("group_norm_f32", "group_norm_bf16", "masked_softmax_f32",
                                         "rope_bshd_bf16")},
               _views),
+    "kernels": ({f: "kernels.fus" for f in ("rmsnorm_bwd_bf16", "sum_expanded_f32",
+                                            "two_layouts_bf16", "pad_add_f32", "bias_gelu_f16",
+                                            "rope_permuted_bf16", "residual_rmsnorm_bf16")},
+                _kernels),
 }
 
 

@@ -21,7 +21,7 @@ import sys
 
 # Classes in bench/sweep.py's order, which checks that its CLASSES match (a
 # class not listed reports after them).
-CLASS_ORDER = ("rows", "odd_rows", "columns", "whole", "norm_stats", "views")
+CLASS_ORDER = ("rows", "odd_rows", "columns", "whole", "norm_stats", "views", "kernels")
 ROW_CLASSES = ("rows", "odd_rows")
 BIG = 256e6   # bytes: the "moving >= 256 MB" points
 SMALL = 1e6   # bytes: decode sizes move less

@@ -10,6 +10,7 @@
 #include "passes/AliasAnalysis.h"
 #include "passes/Canonicalize.h"
 #include "passes/LayoutInference.h"
+#include "passes/Recomputation.h"
 #include "passes/ReductionSplitting.h"
 #include "passes/SegmentsDump.h"
 #include "schedulers/KernelGenerator.h"
@@ -61,10 +62,12 @@ public:
     if (!finishStage("alias", aliasDumpNotes()))
       return result_;
 
-    // Segmentation: each fusion split into segments the schedulers accept.
-    for (const auto &fusion : module_.fusions)
+    // Segmentation: each fusion split into segments the schedulers accept,
+    // values cheaper to compute again than to pass between segments
+    // recomputed by their readers (the fusion replaced when they are).
+    for (auto &fusion : module_.fusions)
       if (std::optional<SegmentedFusion> s =
-              segmentFusion(*fusion, {schedulers_, options_.shapes}, diag_))
+              segmentRecomputing(fusion, {schedulers_, options_.shapes}, diag_))
         result_.segmentations.push_back(std::move(*s));
     if (diag_.errorCount() != errorsBefore)
       return inputError();

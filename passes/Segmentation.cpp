@@ -14,7 +14,16 @@
 namespace fuserc {
 namespace {
 
-DType storageDType(DType t) { return t == DType::F16 || t == DType::BF16 ? DType::F32 : t; }
+// The dtype a value passed between segments is kept in: f32 for f16 and
+// bf16 values, which are rounded only where stored as outputs, except a
+// cast to f16 or bf16, whose values that dtype holds exactly.
+DType storageDType(const Value &v) {
+  const DType t = v.dtype();
+  if (t != DType::F16 && t != DType::BF16)
+    return t;
+  const Op *op = v.definingOp();
+  return op && op->kind() == OpKind::Cast ? t : DType::F32;
+}
 
 // Bytes of every value by id (scalars and literals: 0), with unbound
 // symbols at kDefaultExtent.
@@ -31,7 +40,7 @@ std::vector<double> valueBytes(const Fusion &fusion, const SymbolBindings &shape
     double elements = 1;
     for (const Extent &e : value->shape())
       elements *= static_cast<double>(e.evaluate(bindings).value_or(kDefaultExtent));
-    bytes[value->id()] = elements * dtypeBytes(storageDType(value->dtype()));
+    bytes[value->id()] = elements * dtypeBytes(storageDType(*value));
   }
   return bytes;
 }
@@ -403,7 +412,7 @@ private:
         if (consumers.empty())
           continue;
         using Kind = CrossingTensor::Kind;
-        CrossingTensor t{v, seg.id, {}, Kind::Workspace, storageDType(v->dtype()), 0};
+        CrossingTensor t{v, seg.id, {}, Kind::Workspace, storageDType(*v), 0};
         t.consumers.assign(consumers.begin(), consumers.end());
         if (analysis_->isStoredOutput(*v) && t.storage == v->dtype())
           t.kind = Kind::Output;

@@ -31,7 +31,8 @@
 // when it is a fusion output the consumer can read back from the output
 // buffer, or a view of an input the consumer reads through. f16 and bf16
 // values are kept in f32 in the workspace: they are rounded only where a
-// fusion stores its outputs, as in one kernel.
+// fusion stores its outputs, as in one kernel; casts to f16 or bf16, which
+// their dtype holds exactly, are kept in it.
 #pragma once
 
 #include "schedulers/SegmentedFusion.h"

@@ -82,6 +82,8 @@ void printTrailer(const SegmentedFusion &sf, const SymbolBindings &shapes, llvm:
     return;
   for (const std::string &order : sf.inPlaceOrders)
     os << "// in place: " << order << "\n";
+  for (const std::string &copy : sf.recomputations)
+    os << "// recomputed: " << copy << "\n";
 
   if (sf.crossing.empty()) {
     os << "// tensors between segments: none\n";

@@ -70,7 +70,8 @@ private:
     if (isReduction(op))
       return checkRead(op, coords, reader);
     const std::vector<Extent> &shape = value.shape();
-    if (isElementwise(op)) {
+    // An expand broadcasts as an elementwise op's operands do.
+    if (isElementwise(op) || op.info().shapeRule == ShapeRule::Expand) {
       for (const Value *operand : op.operands()) {
         if (operand->isLiteral() || operand->isScalarInput())
           continue;
@@ -81,6 +82,14 @@ private:
         trace(*operand, c, op);
       }
       return;
+    }
+    if (op.info().shapeRule == ShapeRule::BroadcastInDim) {
+      const std::vector<int64_t> &dims = op.attrs().axes("broadcast_dims");
+      const Value &x = *op.operand(0);
+      Coords c;
+      for (size_t k = 0; k < x.rank(); ++k)
+        c.push_back(x.shape()[k].isConstant(1) ? kConstant : coords[static_cast<size_t>(dims[k])]);
+      return trace(x, c, op);
     }
     if (op.info().shapeRule == ShapeRule::Unsqueeze) {
       Coords c = coords;
@@ -99,7 +108,7 @@ private:
     }
     reason_ = a_.describe(op) + " re-indexes a value computed from a reduction result; a kernel "
                                 "that keeps reduction results per row reads them only through "
-                                "elementwise ops, squeeze and unsqueeze";
+                                "elementwise ops, broadcasts, squeeze and unsqueeze";
   }
 
   static size_t normalized(int64_t dim, size_t rank) {

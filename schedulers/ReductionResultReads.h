@@ -18,7 +18,8 @@ namespace fuserc {
 // Why some op of `segment` reads a reduction result at coordinates other
 // than its row's, or nothing when every read is at the row's own.
 // Coordinates are followed from the reductions' inputs and the written
-// outputs through elementwise ops, squeeze and unsqueeze; any other op on
+// outputs through elementwise ops, broadcasts (expand, broadcast_in_dim:
+// read as elementwise operands are), squeeze and unsqueeze; any other op on
 // the way to a reduction result is refused, since the generators do not
 // re-index register values.
 std::optional<std::string> checkReductionResultReads(const Segment &segment,

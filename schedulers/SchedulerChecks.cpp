@@ -4,6 +4,7 @@
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -54,6 +55,66 @@ std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::s
     if (out->shape() != outputs.front()->shape())
       return "outputs " + a.quoted(*outputs.front()) + " " + typeString(*outputs.front()) +
              " and " + a.quoted(*out) + " " + typeString(*out) + " have different shapes; " +
+             std::string(kernel) + " writes one iteration space";
+  return std::nullopt;
+}
+
+namespace {
+
+// `value` followed down the segment's permutes and elementwise ops (to
+// their first operand of the result's shape): the value reached, and for
+// each dim of `value` the dim of that value it is.
+std::pair<const Value *, std::vector<size_t>> permuteRoot(const Segment &segment,
+                                                          const Value &value) {
+  std::vector<size_t> dims(value.rank());
+  std::iota(dims.begin(), dims.end(), size_t{0});
+  const Value *v = &value;
+  for (const Op *op = v->definingOp(); op && segment.contains(*op); op = v->definingOp()) {
+    if (op->kind() == OpKind::Permute) {
+      const std::vector<int64_t> &perm = op->attrs().axes("dims");
+      for (size_t &d : dims)
+        d = static_cast<size_t>(perm[d]);
+      v = op->operand(0);
+      continue;
+    }
+    if (!isElementwise(*op))
+      break;
+    auto same = std::find_if(op->operands().begin(), op->operands().end(), [&](const Value *x) {
+      return !x->isLiteral() && x->shape() == v->shape();
+    });
+    if (same == op->operands().end())
+      break;
+    v = *same;
+  }
+  return {v, std::move(dims)};
+}
+
+} // namespace
+
+std::optional<std::vector<size_t>> permutedDims(const Segment &segment, const Value &value,
+                                                const Value &reference) {
+  auto [valueRoot, valueDims] = permuteRoot(segment, value);
+  auto [referenceRoot, referenceDims] = permuteRoot(segment, reference);
+  if (valueRoot != referenceRoot)
+    return std::nullopt;
+  std::vector<size_t> referenceOfRoot(referenceDims.size());
+  for (size_t d = 0; d < referenceDims.size(); ++d)
+    referenceOfRoot[referenceDims[d]] = d;
+  std::vector<size_t> dims;
+  for (size_t d : valueDims)
+    dims.push_back(referenceOfRoot[d]);
+  return dims;
+}
+
+std::optional<std::string> checkOneSpaceUpToPermutes(const Segment &segment,
+                                                     std::string_view kernel) {
+  const FusionAnalysis &a = segment.analysis();
+  std::span<const Value *const> outputs = segment.writtenOutputs();
+  for (const Value *out : outputs)
+    if (out->shape() != outputs.front()->shape() && !permutedDims(segment, *out, *outputs.front()))
+      return "outputs " + a.quoted(*outputs.front()) + " " + typeString(*outputs.front()) +
+             " and " + a.quoted(*out) + " " + typeString(*out) +
+             " have different shapes, and neither permutes the other's values; " +
              std::string(kernel) + " writes one iteration space";
   return std::nullopt;
 }

@@ -39,6 +39,16 @@ std::optional<std::string> findSmallReduction(const Segment &segment);
 // Every written output must have the same shape: a pointwise-like kernel's
 // loops cover one iteration space. `kernel` names the kernel in the reason.
 std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::string_view kernel);
+// How `value`'s dims name `reference`'s when the segment computes both from
+// one value through permutes and elementwise ops (value dim d is reference
+// dim result[d]); nullopt when they are not so related.
+std::optional<std::vector<size_t>> permutedDims(const Segment &segment, const Value &value,
+                                                const Value &reference);
+// As checkOneIterationSpace, but an output may also be the first one's
+// values permuted (permutedDims): a transpose kernel stores each output in
+// its own order from one iteration space.
+std::optional<std::string> checkOneSpaceUpToPermutes(const Segment &segment,
+                                                     std::string_view kernel);
 
 // The reductions of a segment when they all reduce the same axes of tensors
 // of one shape (the same rows).

@@ -46,7 +46,7 @@ struct CrossingTensor {
   size_t producer;               // segment id
   std::vector<size_t> consumers; // segment ids, ascending
   Kind kind;
-  DType storage; // f32 for f16 / bf16 values in the workspace
+  DType storage; // f32 for f16 / bf16 values in the workspace, but casts to them
   Extent bytes;  // numElements * bytes of `storage`
 };
 
@@ -74,6 +74,9 @@ struct SegmentedFusion {
   // element: how segmentation ordered those reads before the write, one
   // sentence each.
   std::vector<std::string> inPlaceOrders;
+  // Values each reading segment computes again instead of reading them
+  // from another segment (passes/Recomputation.h), one sentence each.
+  std::vector<std::string> recomputations;
   Extent workspaceBytes; // sum of the workspace tensors' bytes
 };
 

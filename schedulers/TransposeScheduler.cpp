@@ -29,10 +29,12 @@ public:
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);
-    if (auto reason = checkOneIterationSpace(segment, "a transpose kernel"))
+    if (auto reason = checkOneSpaceUpToPermutes(segment, "a transpose kernel"))
       return Verdict::reject(*reason);
 
     const FusionAnalysis &a = segment.analysis();
+    if (auto reason = checkTwoInnermostDims(segment))
+      return Verdict::reject(*reason);
     std::vector<std::pair<const Value *, InnermostDim>> tensors;
     for (auto values : {segment.inputs(), segment.writtenOutputs()})
       for (const Value *v : values)
@@ -61,6 +63,38 @@ public:
                            ") or is broadcast along the others'; there is nothing to transpose");
   }
 
+private:
+  // Outputs permuting one value are stored through the tiles of two dims
+  // (or along the innermost one): a third innermost dim would be stored
+  // element by element across rows.
+  static std::optional<std::string> checkTwoInnermostDims(const Segment &segment) {
+    const FusionAnalysis &a = segment.analysis();
+    std::span<const Value *const> outputs = segment.writtenOutputs();
+    std::vector<size_t> dims;
+    std::string names;
+    for (const Value *out : outputs) {
+      const std::optional<InnermostDim> inner = a.innermostDim(*out);
+      if (!inner)
+        continue;
+      size_t dim = inner->dim;
+      if (out->shape() != outputs.front()->shape()) {
+        std::optional<std::vector<size_t>> onto = permutedDims(segment, *out, *outputs.front());
+        if (!onto)
+          continue;
+        dim = (*onto)[inner->dim];
+      }
+      if (std::find(dims.begin(), dims.end(), dim) == dims.end()) {
+        dims.push_back(dim);
+        names += std::string(names.empty() ? "" : ", ") + a.quoted(*out);
+      }
+    }
+    if (dims.size() <= 2)
+      return std::nullopt;
+    return "outputs " + names + " are innermost in memory along " + std::to_string(dims.size()) +
+           " different dims; a transpose kernel tiles two";
+  }
+
+public:
   std::unique_ptr<const Schedule> schedule(const SegmentedFusion &fusion,
                                            const ScheduledSegment &segment) const override {
     return std::make_unique<IterationSchedule>("transpose", fusion, segment);

@@ -39,17 +39,17 @@ void LaneValueEmitter::checkLimit() const {
 
 bool LaneValueEmitter::usesFreshFrom(const std::string &text, int first) {
   for (size_t at = 0; at < text.size(); ++at) {
-    const bool starts = text[at] == 'v' && (at == 0 || !(std::isalnum(static_cast<unsigned char>(
-                                                              text[at - 1])) ||
-                                                          text[at - 1] == '_'));
+    const bool starts =
+        text[at] == 'v' && (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) ||
+                                         text[at - 1] == '_'));
     if (!starts)
       continue;
     size_t end = at + 1;
     while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])))
       ++end;
-    const bool word = end > at + 1 && (end == text.size() ||
-                                       !(std::isalnum(static_cast<unsigned char>(text[end])) ||
-                                         text[end] == '_'));
+    const bool word = end > at + 1 &&
+                      (end == text.size() ||
+                       !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'));
     if (word && std::stoi(text.substr(at + 1, end - at - 1)) >= first)
       return true;
   }
@@ -365,6 +365,8 @@ LaneValue LaneValueEmitter::emitBranches(const Op &op, const Coords &coords, int
   const Value &result = *op.result();
   const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
   const bool alongLanes = static_cast<int>(dim) == lane;
+  if (alongLanes && !piecesAlignToLanes(op))
+    return emitLaneByLane(op, coords, lane);
   if (alongLanes && selectsPieces(op))
     return emitSelected(op, coords, lane);
   const DType math = mathDType(result.dtype());
@@ -437,6 +439,40 @@ LaneValue LaneValueEmitter::emitBranches(const Op &op, const Coords &coords, int
   }
   hoists_.pop_back();
   return {out, lane < 0};
+}
+
+// Whether no piece of a pad or cat along the lane dim starts or ends at a
+// static offset off the vector boundaries (symbolic ones are required to
+// be multiples of V, and checked at launch).
+bool LaneValueEmitter::piecesAlignToLanes(const Op &op) const {
+  const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+  auto aligned = [&](const Extent &e) {
+    const std::optional<int64_t> rest = Extent::mod(e, lanes_).constant();
+    return !rest || *rest == 0;
+  };
+  if (op.kind() == OpKind::Pad)
+    return aligned(op.attrs().extent("before")) && aligned(op.operand(0)->shape()[dim]);
+  for (const Value *piece : op.operands())
+    if (!aligned(piece->shape()[dim]))
+      return false;
+  return true;
+}
+
+// A pad or cat whose pieces meet off the vector boundaries (a pad by
+// (1, 3)): one vector's lanes fall in different pieces, so each lane is
+// computed on its own, as a scalar at its coordinate, its reads element by
+// element; the other operands of the kernel keep their vector loads.
+LaneValue LaneValueEmitter::emitLaneByLane(const Op &op, const Coords &coords, int lane) {
+  const size_t dim = static_cast<size_t>(lane);
+  const std::string out = fresh();
+  line(cudaComputeType(op.result()->dtype()) + " " + out + "[" + std::to_string(lanes_) + "];");
+  for (int k = 0; k < lanes_; ++k) {
+    Coords at = coords;
+    at[dim] = defineScalar(index_, coords[dim] + " + " + std::to_string(k)).name;
+    const LaneValue v = emitBranches(op, at, -1);
+    line(out + "[" + std::to_string(k) + "] = " + v.name + ";");
+  }
+  return {out, false};
 }
 
 // Along the lane dim the pieces of a pad, or of a cat of narrow pieces,

@@ -11,7 +11,9 @@
 // when every shift (slice start, pad before, cat piece offset) and every
 // piece boundary is a multiple of V and the base coordinate is, which the
 // emitter records as requirements for the caller to check (at compile time
-// when static, at launch when symbolic). Reads along the lane dim are one
+// when static, at launch when symbolic). A pad or cat whose static piece
+// boundaries fall off the vector boundaries is computed lane by lane
+// instead, each lane a scalar with element reads. Reads along the lane dim are one
 // vector load at the base coordinates, so the caller must also make sure
 // the tensor is contiguous along that dim and the address is aligned.
 //
@@ -95,6 +97,8 @@ private:
   LaneValue emitRead(const Value &input, const Coords &coords, int lane);
   LaneValue emitElementwise(const Op &op, const Coords &coords, int lane);
   LaneValue emitBranches(const Op &op, const Coords &coords, int lane);
+  bool piecesAlignToLanes(const Op &op) const;
+  LaneValue emitLaneByLane(const Op &op, const Coords &coords, int lane);
   bool selectsPieces(const Op &op) const;
   LaneValue emitSelected(const Op &op, const Coords &coords, int lane);
   // The coordinates and lane dim operand `i` of `op` is asked for at.

@@ -22,7 +22,15 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
                   std::string(cx_.segment.scheduler->name()) + "), contiguous variant " + v.suffix +
                   ", vectors of " + std::to_string(vector) + "\n";
-  const int minBlocks = std::max(1, kRowMinThreadsPerSM / v.block());
+  // A thread holding 32 elements of each of H > 1 different rows (x and dy
+  // of a backward pass) needs H times the registers: asking for 1 / H of
+  // the threads keeps as many bytes in flight without spilling.
+  int held = 0;
+  for (const std::optional<RowStream> &stream : k_.streams)
+    held += stream && stream->cached;
+  const int perSM = v.elements > kRowNarrowMaxElements && held > 1 ? kRowMinThreadsPerSM / held
+                                                                   : kRowMinThreadsPerSM;
+  const int minBlocks = std::max(1, perSM / v.block());
   s += "extern \"C\" __global__ void __launch_bounds__(" + B + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
   s += "  typedef long long I;\n";

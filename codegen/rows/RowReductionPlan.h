@@ -61,7 +61,9 @@ struct RowFastVariant {
 // Threads per SM the persistent contiguous variants ask the compiler to
 // leave room for (__launch_bounds__'s minimum blocks): with fewer, too few
 // loads are in flight while rows reduce (bench/README.md, "Measurements
-// behind the code's constants").
+// behind the code's constants"). Variants holding more than
+// kRowNarrowMaxElements elements per thread of each of H > 1 tensors' rows
+// ask for 1024 / H: as many bytes in flight, without spilling.
 inline constexpr int kRowMinThreadsPerSM = 1024;
 
 // t1x8 keeps rows of up to 8 elements (tiny reductions, decode-size

@@ -8,6 +8,7 @@
 #include "codegen/transpose/TransposeKernel.h"
 #include "ir/DType.h"
 #include "schedulers/KernelGenerator.h"
+#include "schedulers/SchedulerChecks.h"
 
 #include <algorithm>
 
@@ -50,6 +51,24 @@ EmittedKernel TransposeEmitter::run() {
                        cx_.analysis.quoted(*reference_) + " has fewer than two dims to tile");
   order_ = cx_.analysis.storedLayout(*reference_);
   dimB_ = innermostOf(order_, reference_->shape());
+  // Each written tensor's dims named by reference dims: the same ones, or
+  // for an output of the reference's values permuted, the permutation.
+  storedDims_.resize(tensors_.size());
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    const Value &v = *tensors_[t].value;
+    if (!tensors_[t].written)
+      continue;
+    if (v.shape() == reference_->shape()) {
+      for (size_t d = 0; d < rank_; ++d)
+        storedDims_[t].push_back(d);
+    } else if (auto dims = permutedDims(cx_.segment.segment, v, *reference_)) {
+      storedDims_[t] = std::move(*dims);
+    } else {
+      throw CodegenError("segment " + std::to_string(cx_.segment.id) + ": " +
+                         cx_.analysis.quoted(v) + " is neither shaped like " +
+                         cx_.analysis.quoted(*reference_) + " nor its values permuted");
+    }
+  }
   // A first emission finds how each input is read; the tiles follow.
   discovering_ = true;
   emitBody("", "", "");
@@ -96,18 +115,19 @@ std::string TransposeEmitter::offset(size_t t, const Coords &coords) const {
   return s;
 }
 
-Coords TransposeEmitter::coordNames() const {
+Coords TransposeEmitter::storedAt(size_t t) const {
   Coords coords;
-  for (size_t d = 0; d < rank_; ++d)
+  for (size_t d : storedDims_[t])
     coords.push_back(coord(d));
   return coords;
 }
 
 Coords TransposeEmitter::outputCoords(size_t t) const {
-  Coords coords;
+  Coords coords = storedAt(t);
   const Value &v = *tensors_[t].value;
   for (size_t d = 0; d < rank_; ++d)
-    coords.push_back(v.shape()[d].isConstant(1) ? "0" : coord(d));
+    if (v.shape()[d].isConstant(1))
+      coords[d] = "0";
   return coords;
 }
 
@@ -149,9 +169,8 @@ void TransposeEmitter::chooseTiles() {
   for (size_t t = 0; t < tensors_.size(); ++t) {
     if (!tensors_[t].written)
       continue;
-    const Value &v = *tensors_[t].value;
-    const size_t inner = innermostOf(cx_.analysis.storedLayout(v), v.shape());
-    if (inner != dimB_ && !v.shape()[inner].isConstant(1))
+    const std::optional<size_t> inner = innermostRead(t, outputCoords(t));
+    if (inner && *inner != dimB_)
       candidates.push_back({t, outputCoords(t), true});
   }
   // A read that does not vary along B (a bias along A) is read directly:
@@ -230,7 +249,7 @@ std::string TransposeEmitter::emitBody(const std::string &tileAt, const std::str
     const Op *op = v.definingOp();
     values.push_back("o" + std::to_string(t) + element + " = " +
                      storedExpression(emitter, v, tensors_[t].storage,
-                                      op && cx_.segment.segment.contains(*op), coordNames()) +
+                                      op && cx_.segment.segment.contains(*op), storedAt(t)) +
                      ";");
   }
   std::string s = emitter.body(static_cast<int>(pad.size()));

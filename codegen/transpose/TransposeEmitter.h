@@ -54,8 +54,9 @@ private:
   bool isReferenceCoord(const std::string &c) const;
   std::optional<size_t> outputTile(size_t t) const;
   std::string offset(size_t t, const Coords &coords) const;
-  Coords coordNames() const;
-  // Where written tensor t is stored: c<d>, or 0 along static 1s.
+  // The reference coordinates naming written tensor t's dims (its values
+  // are computed there), and where it is stored: those, or 0 along static 1s.
+  Coords storedAt(size_t t) const;
   Coords outputCoords(size_t t) const;
   static std::string coord(size_t dim) { return "c" + std::to_string(dim); }
   static std::string tileName(size_t k) { return "tile" + std::to_string(k); }
@@ -98,7 +99,8 @@ private:
   size_t dimB_ = 0;
   std::optional<size_t> dimA_;
   bool discovering_ = false;
-  std::vector<Access> reads_; // discovery: every tensor read
+  std::vector<std::vector<size_t>> storedDims_; // written tensor -> reference dim per dim
+  std::vector<Access> reads_;                   // discovery: every tensor read
   std::vector<Access> tiles_;
   int64_t tileBytes_ = 0;
   // Vector variant: elements per vector (0: no vector variant), and the

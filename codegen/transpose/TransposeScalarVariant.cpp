@@ -100,7 +100,7 @@ std::string TransposeEmitter::scalarKernel(bool wide) {
       if (std::optional<size_t> k = outputTile(t))
         s += "        " + tileName(*k) + "[" + el.column + "][" + el.row + "] = " + value + ";\n";
       else
-        s += "        " + storeStatement(t, tensors_[t].storage, coordNames(), value) + "\n";
+        s += "        " + storeStatement(t, tensors_[t].storage, storedAt(t), value) + "\n";
     }
     s += close;
   }

@@ -45,9 +45,10 @@ TEST(PointwiseResizeCodegen, EveryGpuResizeCaseCompiles) {
     for (const KernelPlan &k : f.kernels)
       for (const KernelVariant &v : k.variants)
         withResizeVariant += v.symbol.find("_rvec") != std::string::npos;
-  // Two (i32 and i64) for each of the 14 kernels but the three whose shifts
-  // or steps do not allow them (pad_unaligned, cat_unaligned, slice_steps).
-  EXPECT_EQ(withResizeVariant, 2u * 11u);
+  // Two (i32 and i64) for each of the 14 kernels but slice_steps, whose
+  // step does not allow them (pad_unaligned and cat_unaligned run their
+  // pieces lane by lane).
+  EXPECT_EQ(withResizeVariant, 2u * 13u);
 }
 
 TEST(PointwiseResizeCodegen, ShiftsThatAreNotMultiplesOfTheVectorKeepGenOnly) {
@@ -56,12 +57,8 @@ TEST(PointwiseResizeCodegen, ShiftsThatAreNotMultiplesOfTheVectorKeepGenOnly) {
     const char *reason;
   };
   const Case cases[] = {
-      {"input x: f16[M, N]\n  y = pad(x, dim=1, before=3, after=5)\n",
-       "'before' of pad y (3) is not a multiple of 8"},
       {"input x: f16[M, 16]\n  y = pad(x, dim=1, before=8, after=5)\n",
        "the innermost extent 29 is not a multiple of 8"},
-      {"input a: f32[M, 6]\n  input b: f32[M, 2]\n  y = cat(a, b, dim=1)\n",
-       "the extent of piece 0 (a) of cat y (6) is not a multiple of 4"},
       {"input x: f32[M, 64]\n  y = slice(x, dim=1, start=0, end=64, step=2)\n  z = neg(y)\n",
        "slice y has step 2 along the vector dim"},
       {"input x: f32[M, 64]\n  y = neg(slice(x, dim=1, start=2, end=6))\n",
@@ -84,6 +81,28 @@ TEST(PointwiseResizeCodegen, ShiftsThatAreNotMultiplesOfTheVectorKeepGenOnly) {
         EXPECT_EQ(v.symbol.find("_rvec"), std::string::npos) << c.body;
       EXPECT_NE(k.selection.find(c.reason), std::string::npos) << k.selection;
     }
+  }
+}
+
+// A pad or cat whose pieces meet off the vector boundary keeps its rvec
+// variant: those pieces are computed lane by lane, each lane read at its own
+// coordinate, while the output is still stored by vector.
+TEST(PointwiseResizeCodegen, PiecesOffTheVectorBoundaryRunLaneByLane) {
+  const char *bodies[] = {
+      "input x: f16[M, N]\n  y = pad(x, dim=1, before=3, after=5)\n",
+      "input a: f32[M, 6]\n  input b: f32[M, 2]\n  y = cat(a, b, dim=1)\n",
+      "input x: f32[M, N]\n  input z: f32[M, N + 4]\n"
+      "  y = add(pad(x, dim=1, before=1, after=3), z)\n",
+  };
+  for (const char *body : bodies) {
+    Generated g =
+        generate(std::string("fusion f {\n  ") + body + "  output y\n}\n", {"alias", "pointwise"});
+    expectCompiles(g, {"sm_90"});
+    const KernelPlan &k = g.code[0].kernels[0];
+    EXPECT_EQ(variantSymbols(k).front().find("f_k0_rvec"), 0u) << body;
+    EXPECT_EQ(k.selection.find("no rvec variant"), std::string::npos) << k.selection;
+    // Lane 1 of the vector is computed at its own coordinate.
+    EXPECT_NE(g.source.find(" = c1 + 1;"), std::string::npos) << body;
   }
 }
 

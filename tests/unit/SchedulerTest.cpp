@@ -240,8 +240,64 @@ fusion f {
 })");
   EXPECT_EQ(rejection("normalization", whole()),
             "'t' (permute) re-indexes a value computed from a reduction result; a kernel that "
-            "keeps reduction results per row reads them only through elementwise ops, squeeze "
-            "and unsqueeze");
+            "keeps reduction results per row reads them only through elementwise ops, "
+            "broadcasts, squeeze and unsqueeze");
+}
+
+TEST_F(SchedulerTest, NormalizationAcceptsAResultExpandedBackToFullSize) {
+  load(R"(
+fusion f {
+  input x: f32[M, N]
+  s = sum(x, axes=[1], keepdim=true)
+  y = expand(s, shape=[M, N])
+  z = add(x, broadcast_in_dim(max(x, axes=[1]), shape=[M, N], broadcast_dims=[0]))
+  output y
+  output z
+})");
+  EXPECT_TRUE(verdict("normalization", whole()).accepted());
+}
+
+TEST_F(SchedulerTest, NormalizationRejectsAResultBroadcastInDimOntoTheReducedDim) {
+  load(R"(
+fusion f {
+  input x: f32[M, M]
+  m = max(x, axes=[1])
+  y = add(x, broadcast_in_dim(m, shape=[M, M], broadcast_dims=[1]))
+  output y
+})");
+  EXPECT_NE(rejection("normalization", whole()).find("reads 'm' f32[M] with its dim 0 along dim 1"),
+            std::string::npos)
+      << rejection("normalization", whole());
+}
+
+TEST_F(SchedulerTest, TransposeAcceptsOutputsThatPermuteOneValue) {
+  load(R"(
+fusion f {
+  input x: f32[M, N]
+  a = exp(x)
+  b = permute(a, dims=[1, 0])
+  output a
+  output b layout(0, 1)
+})");
+  EXPECT_TRUE(verdict("transpose", whole()).accepted());
+  EXPECT_EQ(rejection("pointwise", whole()),
+            "outputs 'a' f32[M, N] and 'b' f32[N, M] have different shapes; a pointwise kernel "
+            "writes one iteration space");
+}
+
+TEST_F(SchedulerTest, TransposeRejectsOutputsOfDifferentValues) {
+  load(R"(
+fusion f {
+  input x: f32[M, N]
+  input y: f32[N, M]
+  a = exp(x)
+  b = exp(y)
+  output a
+  output b
+})");
+  EXPECT_EQ(rejection("transpose", whole()),
+            "outputs 'a' f32[M, N] and 'b' f32[N, M] have different shapes, and neither permutes "
+            "the other's values; a transpose kernel writes one iteration space");
 }
 
 TEST_F(SchedulerTest, NormalizationRejectsRowsThatAreNotInnermostInMemory) {

@@ -9,6 +9,7 @@
 #include "ir/Inference.h"
 #include "ir/Verifier.h"
 #include "ir/interp/Interpreter.h"
+#include "passes/Recomputation.h"
 #include "passes/Segmentation.h"
 #include "schedulers/SchedulerRegistry.h"
 
@@ -186,6 +187,21 @@ fusion f {
   ASSERT_EQ(sf.crossing.size(), 1u);
   EXPECT_EQ(sf.crossing[0].storage, DType::F32);
   EXPECT_EQ(sf.crossing[0].bytes.str(), "4*N");
+}
+
+TEST_F(SegmentationTest, HalfCastsBetweenSegmentsAreKeptInTheirDtype) {
+  SegmentedFusion sf = segment(load(R"(
+fusion f {
+  input x: f32[M, N]
+  h = cast(exp(x), dtype=f16)
+  r = sum(h, axes=[1], keepdim=true)
+  c = sum(h, axes=[0], keepdim=true)
+  y = add(sub(h, r), c)
+  output y
+})"));
+  ASSERT_EQ(sf.crossing.size(), 2u);
+  EXPECT_EQ(sf.crossing[0].storage, DType::F16);
+  EXPECT_EQ(sf.crossing[0].bytes.str(), "2*M*N");
 }
 
 TEST_F(SegmentationTest, AnOpNoSelectedSchedulerAcceptsIsAnError) {
@@ -522,6 +538,56 @@ TEST_F(SegmentationTest, RandomFusionsSegmentSoundly) {
   EXPECT_GT(split, 50u);
   for (const char *name : {"normalization", "reduction", "transpose", "pointwise"})
     EXPECT_GT(claimed[name], 10u) << name;
+}
+
+// Recomputation on the same random fusions: where it rewrites one, the new
+// fusion verifies, keeps the inputs and outputs (names, layouts, kinds),
+// computes what the original does, and its segmentation is sound.
+TEST_F(SegmentationTest, RandomFusionsRecomputeSoundly) {
+  std::mt19937 rng(20261128);
+  size_t rewritten = 0;
+  for (unsigned seed = 0; seed < 300; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::unique_ptr<Fusion> original = RandomFusionBuilder(seed).build(1 + seed % 60);
+    std::unique_ptr<Fusion> f = RandomFusionBuilder(seed).build(1 + seed % 60);
+    const Fusion *before = f.get();
+    std::string errors;
+    llvm::raw_string_ostream os(errors);
+    DiagnosticEngine diag(os);
+    std::optional<SegmentedFusion> sf = segmentRecomputing(f, {schedulers, {}}, diag);
+    ASSERT_TRUE(sf) << os.str();
+    if (f.get() == before) {
+      EXPECT_TRUE(sf->recomputations.empty());
+      continue;
+    }
+    ++rewritten;
+    EXPECT_FALSE(sf->recomputations.empty());
+    std::vector<std::string> problems = verifyFusion(*f);
+    ASSERT_TRUE(problems.empty()) << problems.front();
+    ASSERT_EQ(f->inputs().size(), original->inputs().size());
+    for (size_t i = 0; i < f->inputs().size(); ++i) {
+      EXPECT_EQ(f->inputs()[i]->name(), original->inputs()[i]->name());
+      EXPECT_EQ(f->inputs()[i]->layout(), original->inputs()[i]->layout());
+    }
+    ASSERT_EQ(f->outputs().size(), original->outputs().size());
+    for (size_t i = 0; i < f->outputs().size(); ++i) {
+      EXPECT_EQ(f->outputs()[i].name, original->outputs()[i].name);
+      EXPECT_EQ(f->outputs()[i].layout, original->outputs()[i].layout);
+      EXPECT_EQ(f->outputs()[i].kind, original->outputs()[i].kind);
+    }
+    SymbolBindings symbols{{"M", 3}, {"N", 4}};
+    std::map<std::string, Tensor> inputs = randomInputs(*original, rng, symbols);
+    InterpreterResult want = interpret(*original, inputs, symbols);
+    InterpreterResult got = interpret(*f, inputs, symbols);
+    ASSERT_TRUE(want.ok && got.ok) << want.error << got.error;
+    for (size_t i = 0; i < want.outputs.size(); ++i)
+      ASSERT_TRUE(sameValues(got.outputs[i], want.outputs[i]))
+          << "output " << f->outputs()[i].name << ": " << got.outputs[i].str() << ", not "
+          << want.outputs[i].str();
+    ASSERT_NO_FATAL_FAILURE(checkSegmentation(*f, *sf, rng));
+  }
+  // The random fusions pass elementwise values between segments often.
+  EXPECT_GT(rewritten, 100u);
 }
 
 TEST_F(SegmentationTest, DISABLED_ThousandOpFusionBenchmark) {
