@@ -145,7 +145,7 @@ private:
     int vmax = 4;
     bool any = false;
     for (const ColumnTensor &t : k_.tensors)
-      if (t.lanes) {
+      if (t.lanes && !sameAcrossColumns(k_, t)) {
         vmax = std::min(any ? vmax : 8, 16 / static_cast<int>(dtypeBytes(t.storage)));
         any = true;
       }
@@ -433,14 +433,18 @@ private:
           s += pad + "t" + T + "_l[" + std::to_string(u) + "][0] = " + at + ";\n";
           continue;
         }
+        const std::string fill = "for (int v = 0; v < " + std::to_string(v.vector) + "; ++v) t" +
+                                 T + "_l[" + std::to_string(u) + "][v] = " + at + ";\n";
+        if (sameAcrossColumns(k_, k_.tensors[t])) {
+          s += pad + fill;
+          continue;
+        }
         const std::string bytes =
             "fuserc_bytes" + std::to_string(v.vector * dtypeBytes(k_.tensors[t].storage));
         s += pad + "if (a.ks[" + T + "])\n";
         s += pad + "  *(" + bytes + " *)t" + T + "_l[" + std::to_string(u) + "] = *(const " +
              bytes + " *)&" + at + ";\n";
-        s += pad + "else\n";
-        s += pad + "  for (int v = 0; v < " + std::to_string(v.vector) + "; ++v) t" + T + "_l[" +
-             std::to_string(u) + "][v] = " + at + ";\n";
+        s += pad + "else\n" + pad + "  " + fill;
       }
     }
     return s;

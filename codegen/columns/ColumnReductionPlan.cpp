@@ -57,6 +57,15 @@ Extent ColumnKernel::scratchBytes() const {
   return bytes + any * columns() * static_cast<int64_t>(sizeof(int));
 }
 
+bool sameAcrossColumns(const ColumnKernel &k, const ColumnTensor &t) {
+  const std::vector<Extent> &shape = t.value->shape();
+  const size_t rank = k.rows.domain.size();
+  for (size_t d : k.grouping.innerKept)
+    if (d + shape.size() >= rank && !shape[d + shape.size() - rank].isConstant(1))
+      return false;
+  return true;
+}
+
 std::string columnKernelName(const ColumnKernel &k, const ColumnVariant &v) {
   return k.base + "_" + v.suffix();
 }

@@ -109,6 +109,10 @@ struct ColumnKernel {
 };
 
 std::string columnKernelName(const ColumnKernel &k, const ColumnVariant &v);
+// Whether tensor `t` is broadcast along every inner kept dim (a per-row
+// scale): the tile variants read one element of it per row, so it does not
+// limit their vector.
+bool sameAcrossColumns(const ColumnKernel &k, const ColumnTensor &t);
 // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
 std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix);
 // Everything but the source: parameters, variants, selection, host launch.
