@@ -91,8 +91,8 @@ TEST(PointwiseResizeCodegen, PiecesOffTheVectorBoundaryRunLaneByLane) {
   const char *bodies[] = {
       "input x: f16[M, N]\n  y = pad(x, dim=1, before=3, after=5)\n",
       "input a: f32[M, 6]\n  input b: f32[M, 2]\n  y = cat(a, b, dim=1)\n",
-      "input x: f32[M, N]\n  input z: f32[M, N + 4]\n"
-      "  y = add(pad(x, dim=1, before=1, after=3), z)\n",
+      ("input x: f32[M, N]\n  input z: f32[M, N + 4]\n"
+       "  y = add(pad(x, dim=1, before=1, after=3), z)\n"),
   };
   for (const char *body : bodies) {
     Generated g =
