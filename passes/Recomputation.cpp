@@ -15,21 +15,8 @@
 namespace fuserc {
 namespace {
 
-// Elements of `shape` with the `--shape` bindings, unbound symbols at
-// kDefaultExtent (as segmentation counts them).
-double elements(const std::vector<Extent> &shape, const SymbolBindings &shapes) {
-  double n = 1;
-  for (const Extent &e : shape) {
-    SymbolBindings bindings = shapes;
-    for (const std::string &symbol : e.symbols())
-      bindings.emplace(symbol, kDefaultExtent);
-    n *= static_cast<double>(e.evaluate(bindings).value_or(kDefaultExtent));
-  }
-  return n;
-}
-
 double bytesOf(const Value &v, DType storage, const SymbolBindings &shapes) {
-  return elements(v.shape(), shapes) * static_cast<double>(dtypeBytes(storage));
+  return countedElements(v.shape(), shapes) * static_cast<double>(dtypeBytes(storage));
 }
 
 // The tensor a kernel loads to read `v` when no segment computes it: the
@@ -39,13 +26,6 @@ const Value &memoryRead(const FusionAnalysis &a, const Value &v) {
   while (a.isRecomputedCast(*at))
     at = at->definingOp()->operand(0);
   return *at;
-}
-
-const CrossingTensor *crossingOf(const SegmentedFusion &sf, const Value &v) {
-  for (const CrossingTensor &t : sf.crossing)
-    if (t.value == &v)
-      return &t;
-  return nullptr;
 }
 
 // Global-memory bytes every kernel of `sf` reads and writes, as the
@@ -58,14 +38,14 @@ double traffic(const SegmentedFusion &sf, const SymbolBindings &shapes) {
     for (const Value *v : s.segment.inputs()) {
       if (v->isScalarInput())
         continue;
-      const CrossingTensor *t = a.producer(*v) ? crossingOf(sf, *v) : nullptr;
+      const CrossingTensor *t = a.producer(*v) ? sf.crossingOf(*v) : nullptr;
       bytes += t ? bytesOf(*v, t->storage, shapes) : bytesOf(*v, memoryRead(a, *v).dtype(), shapes);
     }
     for (const Value *v : s.segment.writtenOutputs()) {
       for (const FusionOutput *o : a.outputsOf(*v))
         if (o->kind != OutputKind::View)
           bytes += bytesOf(*v, v->dtype(), shapes);
-      if (const CrossingTensor *t = crossingOf(sf, *v);
+      if (const CrossingTensor *t = sf.crossingOf(*v);
           t && t->kind == CrossingTensor::Kind::Workspace)
         bytes += bytesOf(*v, t->storage, shapes);
     }

@@ -28,20 +28,11 @@ DType storageDType(const Value &v) {
 // Bytes of every value by id (scalars and literals: 0), with unbound
 // symbols at kDefaultExtent.
 std::vector<double> valueBytes(const Fusion &fusion, const SymbolBindings &shapes) {
-  SymbolBindings bindings = shapes;
-  for (const auto &value : fusion.values())
-    for (const Extent &e : value->shape())
-      for (const std::string &symbol : e.symbols())
-        bindings.emplace(symbol, kDefaultExtent);
   std::vector<double> bytes(fusion.values().size(), 0);
-  for (const auto &value : fusion.values()) {
-    if (value->isLiteral() || value->isScalarInput())
-      continue;
-    double elements = 1;
-    for (const Extent &e : value->shape())
-      elements *= static_cast<double>(e.evaluate(bindings).value_or(kDefaultExtent));
-    bytes[value->id()] = elements * dtypeBytes(storageDType(*value));
-  }
+  for (const auto &value : fusion.values())
+    if (!value->isLiteral() && !value->isScalarInput())
+      bytes[value->id()] =
+          countedElements(value->shape(), shapes) * dtypeBytes(storageDType(*value));
   return bytes;
 }
 
@@ -484,6 +475,17 @@ private:
 };
 
 } // namespace
+
+double countedElements(const std::vector<Extent> &shape, const SymbolBindings &shapes) {
+  SymbolBindings bindings = shapes;
+  for (const Extent &e : shape)
+    for (const std::string &symbol : e.symbols())
+      bindings.emplace(symbol, kDefaultExtent);
+  double elements = 1;
+  for (const Extent &e : shape)
+    elements *= static_cast<double>(e.evaluate(bindings).value_or(kDefaultExtent));
+  return elements;
+}
 
 std::optional<SegmentedFusion>
 segmentFusion(const Fusion &fusion, const SegmentationOptions &options, DiagnosticEngine &diag) {

@@ -48,6 +48,10 @@ struct SegmentationOptions {
   SymbolBindings shapes;                        // --shape
 };
 
+// The elements of `shape` as segmentation counts them: symbols with their
+// `--shape` bindings, unbound ones at kDefaultExtent.
+double countedElements(const std::vector<Extent> &shape, const SymbolBindings &shapes);
+
 // Segments `fusion`; nullopt after reporting an op no scheduler accepts.
 std::optional<SegmentedFusion>
 segmentFusion(const Fusion &fusion, const SegmentationOptions &options, DiagnosticEngine &diag);

@@ -3,6 +3,13 @@
 
 namespace fuserc {
 
+const CrossingTensor *SegmentedFusion::crossingOf(const Value &value) const {
+  for (const CrossingTensor &t : crossing)
+    if (t.value == &value)
+      return &t;
+  return nullptr;
+}
+
 void makeSchedules(SegmentedFusion &fusion) {
   for (ScheduledSegment &segment : fusion.segments)
     if (segment.scheduler->needsKernel())

@@ -78,6 +78,9 @@ struct SegmentedFusion {
   // from another segment (passes/Recomputation.h), one sentence each.
   std::vector<std::string> recomputations;
   Extent workspaceBytes; // sum of the workspace tensors' bytes
+
+  // The crossing tensor `value` is, if it is one.
+  const CrossingTensor *crossingOf(const Value &value) const;
 };
 
 // The schedule stage: each segment that needs a kernel gets its

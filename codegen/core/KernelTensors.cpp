@@ -69,20 +69,14 @@ public:
         if (o->kind != OutputKind::View)
           out.tensors.push_back({v, true, v->dtype(), outPointer(o->name),
                                  stridesOf("ostride_", o->name, v->rank()), "output " + o->name});
-      if (const CrossingTensor *c = crossing(*v); c && c->kind == CrossingTensor::Kind::Workspace)
+      if (const CrossingTensor *c = sf_.crossingOf(*v);
+          c && c->kind == CrossingTensor::Kind::Workspace)
         out.tensors.push_back(workspaceSlot(*v, *c, true));
     }
     return out;
   }
 
 private:
-  const CrossingTensor *crossing(const Value &v) const {
-    for (const CrossingTensor &c : sf_.crossing)
-      if (c.value == &v)
-        return &c;
-    return nullptr;
-  }
-
   KernelTensor workspaceSlot(const Value &v, const CrossingTensor &c, bool written) const {
     auto it = workspace_.find(&v);
     if (it == workspace_.end())
@@ -146,7 +140,7 @@ private:
               "(char *)in_" + v.name() + "->data + in_" + v.name() + "->byte_offset",
               stridesOf("stride_", v.name(), v.rank()),
               "input " + v.name()};
-    const CrossingTensor *c = crossing(v);
+    const CrossingTensor *c = sf_.crossingOf(v);
     if (!c)
       throw CodegenError("segment " + std::to_string(seg_.id) + " reads " + analysis_.quoted(v) +
                          ", which no other segment passes to it");
