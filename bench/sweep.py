@@ -36,7 +36,11 @@ one fuserc build serves every point of it:
               size, a bf16 result in two layouts, a pad by (1, 3) and an
               add, bias + exact GELU in f16, RoPE over a permuted q with
               expanded tables, a residual add and RMSNorm (bf16, the sum
-              an output too); run with --kernels for the kernel counts
+              an output too), scatters (rows of an input replaced and a
+              sigmoid, an index_copy of rows, a flat scatter, a KV
+              cache's rows updated in place; indices
+              without duplicates, which torch leaves unspecified); run
+              with --kernels for the kernel counts
 
 Points moving more than --max-mb are skipped.
 
@@ -59,6 +63,7 @@ import run as bench  # noqa: E402 (bench/run.py: timing, checks, builds)
 import sweep_report  # noqa: E402
 import harness  # noqa: E402 (bench/run.py put gpu/ on the path)
 import fuserc  # noqa: E402
+import shapes  # noqa: E402 (gpu/shapes.py: integer input ranges)
 
 try:
     import torch
@@ -140,7 +145,21 @@ TORCH = {
     "bias_gelu_f16": lambda x, b: F.gelu(x + b),
     "rope_permuted_bf16": _rope_permuted,
     "residual_rmsnorm_bf16": _residual_rmsnorm,
+    "scatter_rows_sigmoid_f32": lambda x, idx, src: torch.scatter(x, 0, idx, src).sigmoid(),
+    "index_copy_rows_bf16": lambda x, rows, src: x.index_copy(0, rows, src),
+    "scatter_flat_f32": lambda x, idx, src: torch.scatter(x, 0, idx, src),
+    "kv_cache_update_bf16": lambda cache, pos, kv: cache.index_copy_(0, pos, kv),
 }
+
+# Scatter indices without duplicates along the scattered dim, so that
+# torch's result (which leaves the winner of duplicates unspecified) is the
+# one to check against.
+shapes.INT_RANGES.update({
+    "scatter_rows_sigmoid_f32": {"idx": ("0", "M", "distinct")},
+    "index_copy_rows_bf16": {"rows": ("0", "M", "distinct")},
+    "scatter_flat_f32": {"idx": ("0", "M", "distinct")},
+    "kv_cache_update_bf16": {"pos": ("0", "S", "distinct")},
+})
 
 
 def _rows():
@@ -196,6 +215,23 @@ def _kernels(fusion):
         for b, h, seq in ((1, 32, 512), (8, 32, 1024), (4, 8, 4096)):
             yield {"B": b, "H": h, "S": seq}
         return
+    if fusion == "scatter_flat_f32":
+        # M elements of which K are replaced.
+        for m, k in ((4096, 64), (2**20, 2**16), (2**26, 2**22), (2**26, 2**25)):
+            yield {"M": m, "K": k}
+        return
+    if fusion == "kv_cache_update_bf16":
+        # Decode steps (one token, a batch's 16) and prefill chunks.
+        for s, n, k in ((4096, 1024, 1), (32768, 1024, 16), (32768, 4096, 512),
+                        (131072, 1024, 4096)):
+            yield {"S": s, "N": n, "K": k}
+        return
+    if fusion.startswith("scatter") or fusion.startswith("index_copy"):
+        # K of M rows replaced: a few, a quarter, all but a few.
+        for m, n, k in ((64, 4096, 16), (4096, 4096, 64), (16384, 4096, 4096),
+                        (65536, 1024, 60000)):
+            yield {"M": m, "N": n, "K": k}
+        return
     shapes = {"pad_add_f32": ((65536, 1000), (4096, 4093), (64, 1000)),
               "bias_gelu_f16": ((8192, 4096), (4096, 11008), (64, 4096))}
     for m, n in shapes.get(fusion, ((16, 4096), (4096, 4096), (16384, 4096), (2048, 8192))):
@@ -223,7 +259,9 @@ CLASSES = {
               _views),
     "kernels": ({f: "kernels.fus" for f in ("rmsnorm_bwd_bf16", "sum_expanded_f32",
                                             "two_layouts_bf16", "pad_add_f32", "bias_gelu_f16",
-                                            "rope_permuted_bf16", "residual_rmsnorm_bf16")},
+                                            "rope_permuted_bf16", "residual_rmsnorm_bf16",
+                                            "scatter_rows_sigmoid_f32", "index_copy_rows_bf16",
+                                            "scatter_flat_f32", "kv_cache_update_bf16")},
                 _kernels),
 }
 

@@ -304,6 +304,29 @@ for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):
     BINDINGS["indexing_pointwise." + _fusion] = BINDINGS["indexing." + _fusion]
     INT_RANGES["indexing_pointwise." + _fusion] = INT_RANGES["indexing." + _fusion]
 
+# scatter.fus: two-pass scatters. Up to 1024 index positions run as one
+# block, more as three launches; K > M (or N) forces duplicate positions.
+for _fusion in ("rows_sigmoid", "in_place_rows", "read_after_in_place"):
+    BINDINGS["scatter." + _fusion] = [{"M": 1, "N": 1, "K": 1}, {"M": 7, "N": 13, "K": 20},
+                                      {"M": 1000, "N": 1024, "K": 700},
+                                      {"M": 3, "N": 100003, "K": 9}]
+    INT_RANGES["scatter." + _fusion] = {"idx": ("0", "M")}
+BINDINGS["scatter.cols_two_outputs"] = [{"M": 1, "N": 1, "K": 3}, {"M": 13, "N": 7, "K": 40},
+                                        {"M": 4099, "N": 1000, "K": 64}]
+INT_RANGES["scatter.cols_two_outputs"] = {"idx": ("0", "N")}
+BINDINGS["scatter.sum_of_scatter"] = BINDINGS["scatter.cols_two_outputs"]
+INT_RANGES["scatter.sum_of_scatter"] = {"idx": ("0", "N")}
+BINDINGS["scatter.one_line_scalar_source"] = [{"N": 1, "K": 1}, {"N": 100, "K": 1000},
+                                              {"N": 100003, "K": 5000}, {"N": 17, "K": 200000}]
+INT_RANGES["scatter.one_line_scalar_source"] = {"idx": ("0", "N")}
+BINDINGS["scatter.expanded_rows"] = [{"M": 1, "N": 1, "K": 1}, {"M": 5, "N": 33, "K": 12},
+                                     {"M": 4096, "N": 1024, "K": 300}]
+INT_RANGES["scatter.expanded_rows"] = {"rows": ("0", "M")}
+BINDINGS["scatter.smaller_index"] = [{"M": 1, "N": 1, "K": 1, "J": 1},
+                                     {"M": 9, "N": 65, "K": 30, "J": 64},
+                                     {"M": 2048, "N": 1001, "K": 2048, "J": 999}]
+INT_RANGES["scatter.smaller_index"] = {"idx": ("0", "M")}
+
 # Cases checked against PyTorch on the GPU instead of the interpreter: more
 # than 2^31 elements, so 32-bit indexing would go wrong (too large for the
 # interpreter), and reproducers of wrong results reported against PyTorch.
@@ -361,12 +384,15 @@ def bindings_for(stem, fusion, symbols):
 
 
 def int_range(stem, fusion, input_name, binding):
-    """[low, high) for an integer input."""
+    """[low, high) for an integer input, and "distinct" when its values must
+    not repeat along its first dim."""
     ranges = _lookup(INT_RANGES, stem, fusion) or {}
     if input_name not in ranges:
         return -50, 50
-    low, high = ranges[input_name]
-    return eval(low, {}, dict(binding)), eval(high, {}, dict(binding))
+    low, high = ranges[input_name][:2]
+    bounds = (eval(low, {}, dict(binding)), eval(high, {}, dict(binding)))
+    # A third entry "distinct": no value repeats along the first dim.
+    return bounds + tuple(ranges[input_name][2:])
 
 
 def large_case(stem, fusion):

@@ -67,8 +67,14 @@ def random_tensor(spec, binding, int_range, generator, device="cuda"):
     kw = dict(generator=generator, device=device)
     if spec.dtype == "bool":
         t = torch.randint(0, 2, memory, **kw).bool()
+    elif spec.dtype in ("i32", "i64") and len(int_range) > 2 and memory:
+        # Distinct along the first dim (as a scatter without duplicates
+        # needs): the first memory[0] of each column's permutation.
+        low, high, _ = int_range
+        order = torch.rand([high - low] + memory[1:], **kw).argsort(dim=0)
+        t = (order[:memory[0]] + low).to(dtype)
     elif spec.dtype in ("i32", "i64"):
-        low, high = int_range
+        low, high = int_range[:2]
         t = torch.randint(low, high, memory, dtype=dtype, **kw)
     elif spec.dtype == "f64":
         t = torch.randn(memory, dtype=torch.float64, **kw)

@@ -4,6 +4,7 @@
 // computes what each output must look like (the describe_outputs answer);
 // NAME_F_workspace_bytes evaluates the workspace size.
 #include "packaging/HeaderParts.h"
+#include "schedulers/OpFamilies.h"
 
 #include <algorithm>
 
@@ -206,6 +207,40 @@ std::string emptyExtremeChecks(const FusionModel &m) {
   return code;
 }
 
+// A scatter's index may not exceed its input in the dims it does not
+// index (torch.scatter's rule; no kernel writes outside the input), and a
+// two-pass scatter numbers a line's positions in 32 bits (its claims).
+std::string scatterChecks(const FusionModel &m) {
+  const std::string &P = m.prefix;
+  std::string code;
+  for (const std::unique_ptr<Op> &op : m.fusion->ops()) {
+    if (op->info().shapeRule != ShapeRule::Scatter)
+      continue;
+    const size_t dim = static_cast<size_t>(op->attrs().integer("dim"));
+    const Value &x = *op->operand(0), &index = *op->operand(1);
+    const std::string &name = op->result()->name();
+    const std::string what = name.empty() ? "a scatter: " : "'" + name + "' (scatter): ";
+    for (size_t d = 0; d < x.rank(); ++d) {
+      if (d == dim || index.shape()[d] == x.shape()[d])
+        continue;
+      const std::string I = checkedBoundExtent(index.shape()[d], "b->"),
+                        X = checkedBoundExtent(x.shape()[d], "b->");
+      code += "  if (" + I + " > " + X + ")\n";
+      code += "    return " + P + "_fail(" + P + "_ERROR_INVALID_ARGUMENT, \"" + what +
+              "the index's dim " + std::to_string(d) + " (%lld) exceeds the input's (%lld)\", " +
+              "(long long)" + I + ", (long long)" + X + ");\n";
+    }
+    if (isTwoPassScatter(*op) && !index.shape()[dim].constant()) {
+      const std::string K = checkedBoundExtent(index.shape()[dim], "b->");
+      code += "  if (" + K + " >= 4294967295LL)\n";
+      code += "    return " + P + "_fail(" + P + "_ERROR_INVALID_ARGUMENT, \"" + what +
+              "%lld index positions along dim " + std::to_string(dim) +
+              ", more than the 4294967294 a scatter kernel numbers\", (long long)" + K + ");\n";
+    }
+  }
+  return code;
+}
+
 std::string bindInputs(const FusionModel &m) {
   const std::string &P = m.prefix;
   std::vector<std::string> params;
@@ -261,6 +296,7 @@ std::string bindInputs(const FusionModel &m) {
   body += deferred;
   body += sliceChecks(m);
   body += emptyExtremeChecks(m);
+  body += scatterChecks(m);
 
   for (const Value *v : m.tensorInputs) {
     if (v->rank() == 0)

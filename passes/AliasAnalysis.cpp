@@ -240,7 +240,14 @@ std::vector<InPlaceRead> readsOtherThanElementwise(const Fusion &fusion, const V
       ++k;
     if (k == operands.size() || op->kind() == OpKind::RandLike) // rand_like: the shape only
       continue;
-    if (op->info().shapeRule == ShapeRule::Elementwise && op->result()->shape() == x.shape())
+    // A scatter reads its background element by element (each element is
+    // the background's or a source's), when nothing else of it is from x.
+    const bool scatterBackground =
+        op->info().shapeRule == ShapeRule::Scatter && k == 0 &&
+        std::none_of(operands.begin() + 1, operands.end(),
+                     [&](const Value *v) { return static_cast<bool>(fromX[v->id()]); });
+    if ((op->info().shapeRule == ShapeRule::Elementwise || scatterBackground) &&
+        op->result()->shape() == x.shape())
       fromX[op->result()->id()] = true;
     else
       reads.push_back({op.get(), k});
@@ -254,9 +261,9 @@ std::string describeInPlaceRead(const InPlaceRead &read, const Value &x,
   const size_t k = read.operand;
   const Value &operand = *op.operand(k);
   const std::string shown = operandName.empty() ? operand.name() : operandName;
-  std::string what = &operand == &x ? quoted(x.name())
+  std::string what = &operand == &x   ? quoted(x.name())
                      : !shown.empty() ? quoted(shown) + " (computed from " + quoted(x.name()) + ")"
-                                     : "a value computed from " + quoted(x.name());
+                                      : "a value computed from " + quoted(x.name());
   const Attributes &attrs = op.attrs();
   auto attr = [&](std::string_view name) { return attrValueString(*attrs.find(name)); };
   std::string reshaped = shapeString(operand.shape()) + " to " + shapeString(op.result()->shape());

@@ -10,6 +10,7 @@
 #include "schedulers/ReductionGrouping.h"
 #include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
+#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -38,6 +39,8 @@ public:
     if (auto reason = findSmallReduction(segment))
       return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = refuseTwoPassScatter(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a persistent kernel normalizes one set of rows");
     if (auto *reason = std::get_if<std::string>(&found))

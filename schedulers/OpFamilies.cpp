@@ -19,6 +19,14 @@ bool isSmallReduction(const Op &op) {
   return true;
 }
 
+bool isSearchedScatter(const Op &op) {
+  if (op.info().shapeRule != ShapeRule::Scatter)
+    return false;
+  const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+  const std::optional<int64_t> positions = op.operand(1)->shape()[dim].constant();
+  return positions && *positions <= kSearchedScatterPositions;
+}
+
 std::string axesString(const std::vector<int64_t> &axes) {
   std::string s = "[";
   for (size_t i = 0; i < axes.size(); ++i)

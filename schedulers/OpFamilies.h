@@ -20,6 +20,17 @@ bool isSmallReduction(const Op &op);
 inline bool isReduction(const Op &op) {
   return op.info().shapeRule == ShapeRule::Reduction && !isSmallReduction(op);
 }
+// A scatter whose index has at most kSearchedScatterPositions static
+// positions along its dim: each element of any kernel searches them, in
+// order, for the last that writes it (consumer-first, as an elementwise op).
+// Every other scatter is a two-pass scatter: only a pointwise kernel runs it,
+// as a fill of the background and an update pass over the index
+// (codegen/pointwise/ScatterSplit.h), linear in both.
+inline constexpr int64_t kSearchedScatterPositions = 8;
+bool isSearchedScatter(const Op &op);
+inline bool isTwoPassScatter(const Op &op) {
+  return op.info().shapeRule == ShapeRule::Scatter && !isSearchedScatter(op);
+}
 // cumsum, cumprod: each result element combines a prefix of its lane, so
 // no consumer-first indexing computes it; only the scan scheduler runs them.
 inline bool isScan(const Op &op) { return op.info().shapeRule == ShapeRule::Scan; }

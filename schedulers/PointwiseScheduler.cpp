@@ -1,10 +1,13 @@
 // The pointwise scheduler: one thread per element of the segment's single
 // output iteration space. Everything but reductions fits: elementwise math,
 // casts, broadcasts, resizes, indexing reads, scatter and creation ops are
-// all indexed consumer-first from the output's loops.
+// all indexed consumer-first from the output's loops; a scatter of more
+// than 8 positions per line runs as a fill and an update pass
+// (TwoPassScatter.h).
 #include "schedulers/BuiltinSchedulers.h"
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/SchedulerChecks.h"
+#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -24,6 +27,8 @@ public:
     if (auto reason = findScan(segment))
       return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = checkTwoPassScatter(segment))
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);

@@ -8,6 +8,7 @@
 #include "schedulers/OpFamilies.h"
 #include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
+#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -29,6 +30,8 @@ public:
     if (auto reason = findSmallReduction(segment))
       return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = refuseTwoPassScatter(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a reduction kernel reduces one set of axes of one "
                                             "shape");

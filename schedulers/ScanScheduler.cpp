@@ -6,6 +6,7 @@
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/OpFamilies.h"
 #include "schedulers/SchedulerChecks.h"
+#include "schedulers/TwoPassScatter.h"
 
 #include <unordered_set>
 
@@ -28,6 +29,8 @@ public:
     if (auto reason = findComposite(segment))
       return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = refuseTwoPassScatter(segment))
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);

@@ -3,11 +3,12 @@
 // nothing when it passes.
 //
 // Ops that are not reductions — elementwise ops, casts, broadcasts, resizes
-// (slice, pad, cat), indexing reads (gather, index_select), scatter and
-// creation ops — are all "pointwise-like" for the schedulers: each read of a
-// producer is indexed consumer-first, for that use alone (docs/schedulers.md,
-// "Consumer-first indexing"), so they
-// fit in any kernel whose loops cover the consumer.
+// (slice, pad, cat), indexing reads (gather, index_select), searched
+// scatters and creation ops — are all "pointwise-like" for the schedulers:
+// each read of a producer is indexed consumer-first, for that use alone
+// (docs/schedulers.md, "Consumer-first indexing"), so they fit in any
+// kernel whose loops cover the consumer. Two-pass scatters run only in
+// pointwise kernels (TwoPassScatter.h).
 #pragma once
 
 #include "schedulers/Segment.h"

@@ -5,6 +5,7 @@
 #include "schedulers/BuiltinSchedulers.h"
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/SchedulerChecks.h"
+#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -26,6 +27,8 @@ public:
     if (auto reason = findSmallReduction(segment))
       return Verdict::reject(*reason);
     if (auto reason = checkKernelTensors(segment))
+      return Verdict::reject(*reason);
+    if (auto reason = refuseTwoPassScatter(segment))
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);

@@ -100,6 +100,8 @@ void LaneValueEmitter::require(const Extent &extent, const std::string &what) {
 LaneValue LaneValueEmitter::emit(const Value &value, const Coords &coords, int lane) {
   if (value.isLiteral())
     return {cudaLiteral(value.literal(), value.dtype()), true};
+  if (auto it = substitutes_.find(&value); it != substitutes_.end())
+    return emit(*it->second, coords, lane);
   const std::string key = valueAtKey(value, coords) + "#" + std::to_string(lane);
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)
     if (auto it = scope->find(key); it != scope->end())

@@ -81,6 +81,8 @@ public:
                    std::string indexType, int lanes);
 
   LaneValue emit(const Value &value, const Coords &coords, int lane);
+  // Emits `value` as `by` (of its shape and dtype), as ValueEmitter does.
+  void substitute(const Value &value, const Value &by) { substitutes_[&value] = &by; }
 
   // Extents that must be multiples of V for the emitted code to be right,
   // with what each is ("start of slice t3"), in the order met, unique.
@@ -123,6 +125,7 @@ private:
   std::string index_;
   int lanes_;
   std::vector<std::pair<Extent, std::string>> requirements_;
+  std::map<const Value *, const Value *> substitutes_;
   std::vector<std::map<std::string, LaneValue>> scopes_; // memo: key -> lanes
   std::vector<std::string> lines_;
   // Where the loads of the innermost branch being emitted go: the line

@@ -49,6 +49,12 @@ std::string ValueEmitter::ext(const Extent &e) const { return kernelExtentCode(e
 
 std::string ValueEmitter::body(int indent) const { return indentedLines(lines_, indent); }
 
+std::string ValueEmitter::takeBody(int indent) {
+  std::string text = body(indent);
+  lines_.clear();
+  return text;
+}
+
 void ValueEmitter::line(const std::string &text) {
   // Values are computed once per distinct coordinates they are used at;
   // chains of slices, pads or cats use each value at ever more coordinates,
@@ -78,6 +84,10 @@ std::string ValueEmitter::define(const std::string &type, const std::string &exp
 std::string ValueEmitter::emit(const Value &value, const Coords &coords) {
   if (value.isLiteral())
     return cudaLiteral(value.literal(), value.dtype());
+  if (auto it = bound_.find(&value); it != bound_.end())
+    return it->second;
+  if (auto it = substitutes_.find(&value); it != substitutes_.end())
+    return emit(*it->second, coords);
   const Coords &at = coordinateFree_ ? Coords{} : coords;
   const std::string key = valueAtKey(value, at);
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope)

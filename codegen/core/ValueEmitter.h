@@ -99,8 +99,18 @@ public:
   // the element itself instead of converting it to f32 and back.
   std::optional<std::string> loadedElement(const std::string &var, DType dtype) const;
 
+  // Emits `value` as `by` (of its shape and dtype) wherever it is asked
+  // for: a two-pass scatter's fill computes it as its background.
+  void substitute(const Value &value, const Value &by) { substitutes_[&value] = &by; }
+  // Emits `value` as `expression` (of its compute type) at every
+  // coordinate: the update pass binds the scatter to its source's element.
+  void bind(const Value &value, std::string expression) { bound_[&value] = std::move(expression); }
+
   // The statements emitted so far, indented by `indent` spaces.
   std::string body(int indent) const;
+  // The same, and forgets them: later statements may use the variables
+  // they define (a kernel places them in an enclosing scope).
+  std::string takeBody(int indent);
 
 private:
   std::string emitOp(const Op &op, const Coords &coords);
@@ -119,6 +129,8 @@ private:
   std::string index_;
   bool coordinateFree_;
   std::function<bool(const Value &, const Coords &)> invariant_;
+  std::map<const Value *, const Value *> substitutes_;
+  std::map<const Value *, std::string> bound_;
   std::vector<std::map<std::string, std::string>> scopes_; // memo: key -> variable
   // Variables defined as fuserc_load(element) of an f16 / bf16 input.
   std::map<std::string, std::pair<std::string, DType>> loaded_;

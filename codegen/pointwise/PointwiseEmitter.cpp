@@ -31,14 +31,17 @@ EmittedKernel PointwiseEmitter::run() {
   std::vector<const Op *> ops(cx_.segment.segment.ops().begin(), cx_.segment.segment.ops().end());
   for (const Op *op : opsReadThrough(cx_.segment.segment, throughOps_))
     ops.push_back(op);
+  ops = splitAtScatter(ops);
   fast_ = ValueEmitter::supportsCoordinateFree(ops);
   vmax_ = 16;
-  for (const KernelTensor &t : tensors_)
-    vmax_ = std::min(vmax_, 16 / static_cast<int>(dtypeBytes(t.storage)));
+  for (size_t t = 0; t < tensors_.size(); ++t)
+    if (fillReads(t) || tensors_[t].written)
+      vmax_ = std::min(vmax_, 16 / static_cast<int>(dtypeBytes(tensors_[t].storage)));
   vmax_ = std::min(vmax_, 8);
   if (!fast_)
     resize_.emplace(PointwiseKernelShape{cx_.segment.segment, cx_.analysis, tensors_, scalars_,
-                                         throughOps_, ref, order_, symbols(), cx_.base, kBlock},
+                                         throughOps_, ref, order_, symbols(), cx_.base, kBlock,
+                                         scatter_ ? scatter_->scatter : nullptr},
                     vmax_);
 
   EmittedKernel out;
@@ -46,6 +49,13 @@ EmittedKernel PointwiseEmitter::run() {
   if (std::any_of(ops.begin(), ops.end(), [](const Op *op) { return isSmallReduction(*op); }))
     out.source = blockReduceCuda();
   out.source += argsStruct("") + "\n";
+  if (fillIsIdentity_) {
+    // The scatter updates its background in place: no fill.
+    for (bool wide : {false, true})
+      out.source += scatterKernel(wide);
+    fillPlan(out.plan);
+    return out;
+  }
   if (fast_) {
     for (int v : vectorWidths())
       for (bool wide : {false, true})
@@ -58,6 +68,9 @@ EmittedKernel PointwiseEmitter::run() {
     out.source += resize_->source();
   for (bool wide : {false, true})
     out.source += generalKernel(wide);
+  if (scatter_)
+    for (bool wide : {false, true})
+      out.source += scatterKernel(wide);
   fillPlan(out.plan);
   return out;
 }
@@ -84,8 +97,8 @@ bool PointwiseEmitter::rvec() const { return resize_ && resize_->available(); }
 bool PointwiseEmitter::flat() const {
   if (!fast_ || vmax_ <= 1)
     return false;
-  for (const KernelTensor &t : tensors_)
-    if (t.value->shape() != reference_->shape())
+  for (size_t t = 0; t < tensors_.size(); ++t)
+    if ((fillReads(t) || tensors_[t].written) && tensors_[t].value->shape() != reference_->shape())
       return false;
   return true;
 }
@@ -133,6 +146,8 @@ std::string PointwiseEmitter::fastKernel(int vector, bool wide, bool dense) {
   ValueEmitter emitter(
       [&](const Value &v) { return loadsFromTensor(cx_.segment.segment, throughOps_, v); }, *this,
       symbols(), "I", true);
+  if (scatter_)
+    emitter.substitute(*scatter_->scatter->result(), *scatter_->scatter->operand(0));
   std::vector<std::pair<size_t, std::string>> stores;
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)
@@ -196,7 +211,7 @@ std::string PointwiseEmitter::fastKernel(int vector, bool wide, bool dense) {
         std::to_string(vector * static_cast<int>(dtypeBytes(tensors_[t].storage)));
     s += "    __align__(16) " + T + " t" + ts + "_l[" + U + "][" + V + "];  // " +
          tensors_[t].what + "\n";
-    if (tensors_[t].written)
+    if (tensors_[t].written || !fillReads(t))
       continue;
     s += "#pragma unroll\n";
     s += "    for (int j = 0; j < " + U + "; ++j) {\n";
@@ -266,6 +281,32 @@ DType PointwiseEmitter::storageMath(size_t t) const {
                                                            : tensors_[t].storage;
 }
 
+// Statements declaring `const I <name><d>` for `dims` (memory order,
+// outermost first) from `lin`, innermost fastest: extents from
+// `<sizes>[d]`, divided by magic numbers `<magic>_mul`/`_shift` (i32) or
+// plainly (i64).
+std::string PointwiseEmitter::decomposeLinear(const std::vector<size_t> &dims,
+                                              const std::string &name, const std::string &sizes,
+                                              const std::string &magic, bool wide,
+                                              const std::string &pad) {
+  std::string s = pad + "I rem = lin;\n";
+  for (size_t k = dims.size(); k-- > 0;) {
+    const std::string d = std::to_string(dims[k]);
+    if (!k) {
+      s += pad + "const I " + name + d + " = rem;\n";
+      continue;
+    }
+    s += pad + "const I q" + d + " = " +
+         (wide ? "rem / (I)" + sizes + "[" + d + "]"
+               : "(I)fuserc_udiv32((unsigned)rem, " + magic + "_mul[" + d + "], " + magic +
+                     "_shift[" + d + "])") +
+         ";\n";
+    s += pad + "const I " + name + d + " = rem - q" + d + " * (I)" + sizes + "[" + d + "];\n";
+    s += pad + "rem = q" + d + ";\n";
+  }
+  return s;
+}
+
 std::string PointwiseEmitter::generalKernel(bool wide) {
   Coords coords;
   for (size_t d = 0; d < rank_; ++d)
@@ -273,6 +314,8 @@ std::string PointwiseEmitter::generalKernel(bool wide) {
   ValueEmitter emitter(
       [&](const Value &v) { return loadsFromTensor(cx_.segment.segment, throughOps_, v); }, *this,
       symbols(), "I", false);
+  if (scatter_)
+    emitter.substitute(*scatter_->scatter->result(), *scatter_->scatter->operand(0));
   std::vector<std::pair<size_t, std::string>> stores;
   for (size_t t = 0; t < tensors_.size(); ++t)
     if (tensors_[t].written)
@@ -284,20 +327,8 @@ std::string PointwiseEmitter::generalKernel(bool wide) {
   s += "  for (I lin = (I)blockIdx.x * " + std::to_string(kBlock) +
        " + threadIdx.x; lin < (I)a.numel; lin += (I)gridDim.x * " + std::to_string(kBlock) +
        ") {\n";
-  s += "    I rem = lin;\n";
-  for (size_t k = rank_; k-- > 0;) {
-    const std::string d = std::to_string(order_[k]);
-    if (!k) {
-      s += "    const I c" + d + " = rem;\n";
-      continue;
-    }
-    s += "    const I q" + d + " = " +
-         (wide ? "rem / (I)a.size[" + d + "]"
-               : "(I)fuserc_udiv32((unsigned)rem, a.g_mul[" + d + "], a.g_shift[" + d + "])") +
-         ";\n";
-    s += "    const I c" + d + " = rem - q" + d + " * (I)a.size[" + d + "];\n";
-    s += "    rem = q" + d + ";\n";
-  }
+  s += decomposeLinear(std::vector<size_t>(order_.begin(), order_.end()), "c", "a.size", "a.g",
+                       wide, "    ");
   s += emitter.body(4);
   for (const auto &[t, var] : stores) {
     std::string offset = "0";

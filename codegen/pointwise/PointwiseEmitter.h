@@ -11,8 +11,10 @@
 #include "codegen/core/ValueEmitter.h"
 #include "codegen/pointwise/PointwiseResizeVariant.h"
 #include "schedulers/KernelPlan.h"
+#include "schedulers/TwoPassScatter.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,9 +48,23 @@ private:
   std::string indexTypedef(bool wide) const;
   std::string fastKernel(int vector, bool wide, bool dense);
   std::string generalKernel(bool wide);
+  static std::string decomposeLinear(const std::vector<size_t> &dims, const std::string &name,
+                                     const std::string &sizes, const std::string &magic, bool wide,
+                                     const std::string &pad);
   std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords);
   static DType mathOf(const Value &v);
   DType storageMath(size_t t) const;
+
+  // A two-pass scatter (PointwiseScatterPass.cpp): which ops and tensors
+  // the fill computes and reads, the update pass's kernels and launches.
+  std::vector<const Op *> splitAtScatter(const std::vector<const Op *> &ops);
+  bool fillReads(size_t t) const;
+  std::string scatterKernel(bool wide);
+  std::string scatterArgsMembers() const;
+  std::string scatterHostLaunch() const;
+  std::string scatterOnlyHostLaunch() const;
+  bool updatesBackgroundInPlace() const;
+  void addScatterToPlan(KernelPlan &plan) const;
 
   // The host side (PointwisePlan.cpp): the argument struct, the launch
   // block, the plan.
@@ -70,6 +86,10 @@ private:
   int vmax_ = 1;
   int lanes_ = 0; // vec variants: reads come from registers, vectors of lanes_ elements
   std::optional<ResizeVectorVariant> resize_; // segments that need coordinates
+  std::optional<TwoPassScatter> scatter_;     // the segment's two-pass scatter
+  std::set<const Value *> fillLoads_;         // with one: the values the fill loads
+  bool lineConstant_ = false;                 // its index is the same on every line
+  bool fillIsIdentity_ = false;               // it updates its background in place
 };
 
 } // namespace fuserc::pointwise

@@ -23,6 +23,10 @@
 //   gen_i32/i64     any segment: one element per thread, coordinates from
 //                   the linear index, every value indexed consumer-first.
 //
+// A segment with a two-pass scatter (schedulers/TwoPassScatter.h) runs these
+// as its fill, the scatter replaced by its background, then its update pass
+// over the index, scatter_i32/i64 (PointwiseScatterPass.cpp).
+//
 // i32 variants are used when every index and offset fits in 31 bits.
 #pragma once
 

@@ -34,8 +34,10 @@ std::string PointwiseEmitter::argsStruct(const std::string &prefix) const {
        "];\n";
   s += "  unsigned g_mul[" + std::to_string(kMaxRank) + "], g_shift[" + std::to_string(kMaxRank) +
        "];\n";
-  return s + argsStructEnd(scalars_, rvec() ? resize_->argsMembers() : "", cx_.segment.segment,
-                           prefix + cx_.base);
+  return s + argsStructEnd(scalars_,
+                           (rvec() ? resize_->argsMembers() : "") +
+                               (scatter_ ? scatterArgsMembers() : ""),
+                           cx_.segment.segment, prefix + cx_.base);
 }
 
 // The grid's work items: vectors of the resize variant, chunks of the
@@ -67,6 +69,8 @@ std::string PointwiseEmitter::forcedVariants() const {
 
 // The host block: fill the arguments, pick a variant, launch.
 std::string PointwiseEmitter::hostLaunch() const {
+  if (fillIsIdentity_)
+    return scatterOnlyHostLaunch();
   auto sym = [](const std::string &s) { return "sym_" + s; };
   const std::string nt = std::to_string(tensors_.size());
   std::string s = "{\n";
@@ -103,6 +107,9 @@ std::string PointwiseEmitter::hostLaunch() const {
       continue;
     s += "  esize[" + ts + "] = " + std::to_string(dtypeBytes(kt.storage)) + ";\n";
     s += "  written[" + ts + "] = " + (kt.written ? "1" : "0") + ";\n";
+    // Tensors only a scatter's update pass reads stay at stride 0 here.
+    if (!kt.written && !fillReads(t))
+      continue;
     // Strides over the iteration dims in memory order, right-aligned
     // broadcasting (fast variants only read tensors that way).
     const size_t r = kt.value->rank();
@@ -140,10 +147,18 @@ std::string PointwiseEmitter::hostLaunch() const {
   std::string choose;
   if (flat()) {
     s += "  if (vec == " + std::to_string(vmax_) + " && a.f_nouter == 0) {\n";
-    s += "    int t;\n";
+    if (!scatter_)
+      s += "    int t;\n";
     s += "    flat = 1;\n";
-    s += "    for (t = 0; t < " + nt + "; ++t)\n";
-    s += "      if (a.f_inner_st[t] != 1)\n        flat = 0;\n";
+    if (scatter_) {
+      // Tensors only the update pass reads have no stride here.
+      for (size_t t = 0; t < tensors_.size(); ++t)
+        if (tensors_[t].written || fillReads(t))
+          s += "    if (a.f_inner_st[" + std::to_string(t) + "] != 1)\n      flat = 0;\n";
+    } else {
+      s += "    for (t = 0; t < " + nt + "; ++t)\n";
+      s += "      if (a.f_inner_st[t] != 1)\n        flat = 0;\n";
+    }
     s += "  }\n";
     choose += "flat ? (wide ? \"" + kernelName("flat" + std::to_string(vmax_), true) + "\" : \"" +
               kernelName("flat" + std::to_string(vmax_), false) + "\") : ";
@@ -166,6 +181,8 @@ std::string PointwiseEmitter::hostLaunch() const {
        std::to_string(kBlock) + ", 0, &a, stream);\n";
   s += "  if (st != FUSERC_NAME_OK)\n    return st;\n";
   s += "  }\n";
+  if (scatter_)
+    s += scatterHostLaunch();
   s += "}\n";
   return s;
 }
@@ -177,6 +194,22 @@ void PointwiseEmitter::fillPlan(KernelPlan &plan) const {
   for (const Op *op : cx_.segment.segment.ops())
     plan.ops.push_back(cx_.analysis.name(*op->result()));
   plan.parameters = schedule_.fields();
+  if (fillIsIdentity_) {
+    plan.selection = "no fill: the scatter writes into its background's buffer in place.";
+    plan.launchGeometry = "no fill";
+    // The index and the source read, the written elements stored.
+    const Value &index = *scatter_->scatter->operand(1);
+    for (const KernelTensor &t : tensors_)
+      plan.bytesMoved = plan.bytesMoved + (t.written ? numElements(index.shape())
+                                           : t.value == scatter_->scatter->operand(0)
+                                               ? Extent(0)
+                                               : numElements(t.value->shape())) *
+                                              static_cast<int64_t>(dtypeBytes(t.storage));
+    addScatterToPlan(plan);
+    plan.argsStruct = argsStruct("FUSERC_NAME_");
+    plan.hostLaunch = hostLaunch();
+    return;
+  }
   plan.parameters.insert(plan.parameters.end(),
                          {{"block", int64_t{kBlock}},
                           {"vectors_per_thread", int64_t{fast_ ? kUnroll : 1}},
@@ -227,6 +260,8 @@ void PointwiseEmitter::fillPlan(KernelPlan &plan) const {
                         "elements / " +
                         std::to_string(kBlock) + "), 1048576) (gen), with a grid-stride loop";
   plan.bytesMoved = kernelBytesMoved(tensors_);
+  if (scatter_)
+    addScatterToPlan(plan);
   plan.argsStruct = argsStruct("FUSERC_NAME_");
   plan.hostLaunch = hostLaunch();
 }

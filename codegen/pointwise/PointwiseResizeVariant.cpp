@@ -209,6 +209,8 @@ std::string ResizeVectorVariant::emitKernel(bool wide) {
       [&](const Value &v) { return loadsFromTensor(kernel_.segment, kernel_.throughOps, v); },
       reader, kernel_.symbols, [&](const Value &v) { return kernel_.analysis.name(v); }, "I",
       lanes_);
+  if (kernel_.scatter)
+    emitter.substitute(*kernel_.scatter->result(), *kernel_.scatter->operand(0));
   Coords coords;
   for (size_t d = 0; d < rank; ++d)
     coords.push_back("c" + std::to_string(d));

@@ -36,6 +36,9 @@ struct PointwiseKernelShape {
   std::vector<std::string> symbols;
   std::string base; // kernel name prefix, "<fusion>_k<segment>"
   int block;        // threads per block
+  // A two-pass scatter, which these kernels (the fill) compute as its
+  // background; none when the segment has none.
+  const Op *scatter = nullptr;
 };
 
 class ResizeVectorVariant {

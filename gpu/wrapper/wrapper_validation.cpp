@@ -363,6 +363,12 @@ void indexChecks() {
   validation_status st = validation__take_workspace_size(&tx.t, &gi.t, &bytes);
   report(st == validation_OK && bytes >= 4, "take needs the index flag's workspace",
          std::to_string(bytes) + " bytes");
+  // The scatter also keeps its claims there (4 bytes an element of x).
+  size_t putBytes = 0;
+  st = validation__put_workspace_size(&tx.t, &gi.t, &ts.t, &putBytes);
+  report(st == validation_OK && putBytes >= 256 + 4 * n, "put needs its claims' workspace",
+         std::to_string(putBytes) + " bytes");
+  bytes = std::max(bytes, putBytes);
   Buffer ws((bytes + 3) / 4);
   auto take = [&](const std::vector<int64_t> &idx, const char *what, validation_status want,
                   const char *message) {
