@@ -397,7 +397,7 @@ def GatherOp : Op<"gather", GatherShape, SameAsFirst, "Indexing"> {
   let cpuEval = "evalGather";
 }
 def ScatterOp : Op<"scatter", ScatterShape, SameAsFirst, "Indexing"> {
-  let summary = "A copy of x with src (a tensor shaped like the index, or a scalar) written at the index positions along `dim`; with duplicate indices the last write in row-major index order wins.";
+  let summary = "A copy of x with src (a tensor shaped like the index, or a scalar) written at the index positions along `dim`; with duplicate indices the last write in row-major index order wins. The index may not exceed x in the other dims (checked at launch). Up to 8 static positions along `dim` are searched by each element of any kernel; more run as a fill and an update pass, linear in x's elements plus the index's positions (docs/schedulers.md, \"Two-pass scatters\").";
   let operands = [Arg<"x", AnyTensor>, Arg<"index", IndexTensor>, Arg<"src", AnyTensor>];
   let attrs = [Req<"dim", AxisAttr>];
   let cpuEval = "evalScatter";

@@ -326,6 +326,16 @@ BINDINGS["scatter.smaller_index"] = [{"M": 1, "N": 1, "K": 1, "J": 1},
                                      {"M": 9, "N": 65, "K": 30, "J": 64},
                                      {"M": 2048, "N": 1001, "K": 2048, "J": 999}]
 INT_RANGES["scatter.smaller_index"] = {"idx": ("0", "M")}
+# Rows: N a multiple of 8 runs phase 2 by vectors (scatter_rows8), others
+# by element; K > M repeats rows.
+BINDINGS["scatter.rows_bias_bf16"] = [{"M": 7, "N": 13, "K": 20}, {"M": 1000, "N": 1024, "K": 700},
+                                      {"M": 64, "N": 4096, "K": 16}, {"M": 3, "N": 8, "K": 1000}]
+INT_RANGES["scatter.rows_bias_bf16"] = {"rows": ("0", "M")}
+BINDINGS["scatter.kv_cache_in_place"] = [{"S": 4096, "H": 8, "D": 128, "K": 1},
+                                         {"S": 1024, "H": 8, "D": 128, "K": 16},
+                                         {"S": 64, "H": 3, "D": 5, "K": 40},
+                                         {"S": 300, "H": 2, "D": 64, "K": 290}]
+INT_RANGES["scatter.kv_cache_in_place"] = {"pos": ("0", "S")}
 
 # Cases checked against PyTorch on the GPU instead of the interpreter: more
 # than 2^31 elements, so 32-bit indexing would go wrong (too large for the

@@ -51,8 +51,7 @@ EmittedKernel PointwiseEmitter::run() {
   out.source += argsStruct("") + "\n";
   if (fillIsIdentity_) {
     // The scatter updates its background in place: no fill.
-    for (bool wide : {false, true})
-      out.source += scatterKernel(wide);
+    out.source += scatterKernels();
     fillPlan(out.plan);
     return out;
   }
@@ -69,8 +68,7 @@ EmittedKernel PointwiseEmitter::run() {
   for (bool wide : {false, true})
     out.source += generalKernel(wide);
   if (scatter_)
-    for (bool wide : {false, true})
-      out.source += scatterKernel(wide);
+    out.source += scatterKernels();
   fillPlan(out.plan);
   return out;
 }

@@ -60,9 +60,16 @@ private:
   std::vector<const Op *> splitAtScatter(const std::vector<const Op *> &ops);
   bool fillReads(size_t t) const;
   std::string scatterKernel(bool wide);
+  std::string scatterTarget(const std::string &target, const std::string &report,
+                            const std::string &pad) const;
+  std::string scatterKernels();
   std::string scatterArgsMembers() const;
   std::string scatterHostLaunch() const;
   std::string scatterOnlyHostLaunch() const;
+  // Phase 2 by vectors of a row (PointwiseScatterRows.cpp).
+  int scatterRowLanes() const;
+  std::string scatterRowKernel(bool wide);
+  std::string scatterRowSelect() const;
   bool updatesBackgroundInPlace() const;
   void addScatterToPlan(KernelPlan &plan) const;
 
@@ -90,6 +97,7 @@ private:
   std::set<const Value *> fillLoads_;         // with one: the values the fill loads
   bool lineConstant_ = false;                 // its index is the same on every line
   bool fillIsIdentity_ = false;               // it updates its background in place
+  std::set<size_t> rowVectorTensors_;         // moved by vector in its row variant
 };
 
 } // namespace fuserc::pointwise

@@ -28,6 +28,18 @@
 namespace fuserc::pointwise {
 namespace {
 
+// `text`'s lines, each after `pad`.
+std::string indented(const std::string &text, const std::string &pad) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    out += pad + text.substr(start, end - start) + "\n";
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+
 // Positions one block runs, all three phases in one launch.
 constexpr int kOneBlockPositions = 1024;
 
@@ -120,12 +132,31 @@ std::string PointwiseEmitter::scatterArgsMembers() const {
   const std::string R = std::to_string(kMaxRank);
   return "  long long u_size[" + R + "], u_slot[" + R + "];\n  long long u_numel;\n" +
          "  unsigned u_mul[" + R + "], u_shift[" + R + "];\n  unsigned *u_claim;\n" +
-         "  int u_first, u_last;\n";
+         "  int u_first, u_last, u_unique;\n";
+}
+
+// Kernel statements from the index's value `target` at position p to the
+// target coordinate `tc`: a position out of range (or outside x in another
+// dim) writes nothing, and is reported where `report` holds (IndexChecks.h);
+// compared in 64 bits, so that no large index wraps into range.
+std::string PointwiseEmitter::scatterTarget(const std::string &target, const std::string &report,
+                                            const std::string &pad) const {
+  const Op &op = *scatter_->scatter;
+  const Value &x = *op.operand(0), &index = *op.operand(1);
+  const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+  std::string outside = "tl < 0 || tl >= " + kernelExtentValueCode(x.shape()[dim], symbols());
+  for (size_t d = 0; d < index.rank(); ++d)
+    if (d != dim && index.shape()[d] != x.shape()[d])
+      outside += " || p" + std::to_string(d) + " >= " + kernelExtentCode(x.shape()[d], symbols());
+  return pad + "const long long tl = (long long)(" + target + ");\n" + pad + "if (" + outside +
+         ") {\n" + pad + "  if (" + report + ")\n" + pad + "    fuserc_index_error(" +
+         indexFlagInKernel() + ", " + std::to_string(indexCheckCode(op)) + ");\n" + pad +
+         "  continue;\n" + pad + "}\n" + pad + "const I tc = (I)tl;\n";
 }
 
 std::string PointwiseEmitter::scatterKernel(bool wide) {
   const Op &op = *scatter_->scatter;
-  const Value &x = *op.operand(0), &index = *op.operand(1), &src = *op.operand(2);
+  const Value &index = *op.operand(1), &src = *op.operand(2);
   const Value &result = *op.result();
   const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
   const size_t rank = index.rank();
@@ -164,19 +195,7 @@ std::string PointwiseEmitter::scatterKernel(bool wide) {
   std::iota(dims.begin(), dims.end(), size_t{0});
   s += decomposeLinear(dims, "p", "a.u_size", "a.u", wide, "      ");
   s += indexBody;
-  // A position out of range writes nothing and is reported (IndexChecks.h),
-  // compared in 64 bits so that no large index wraps into range.
-  s += "      const long long tl = (long long)(" + target + ");\n";
-  std::string outside = "tl < 0 || tl >= " + kernelExtentValueCode(x.shape()[dim], symbols());
-  for (size_t d = 0; d < rank; ++d)
-    if (d != dim && index.shape()[d] != x.shape()[d])
-      outside += " || p" + std::to_string(d) + " >= " + kernelExtentCode(x.shape()[d], symbols());
-  s += "      if (" + outside + ") {\n";
-  s += "        if (phase == 1)\n";
-  s += "          fuserc_index_error(" + std::string(indexFlagInKernel()) + ", " +
-       std::to_string(indexCheckCode(op)) + ");\n";
-  s += "        continue;\n      }\n";
-  s += "      const I tc = (I)tl;\n";
+  s += scatterTarget(target, "phase == 1 || a.u_unique", "      ");
   std::string slot = "0";
   for (size_t d = 0; d < rank; ++d)
     slot += " + " + c[d] + " * (I)a.u_slot[" + std::to_string(d) + "]";
@@ -186,7 +205,8 @@ std::string PointwiseEmitter::scatterKernel(bool wide) {
   s += "      if (phase == 1) {\n        atomicMax(claim, mine);\n        continue;\n      }\n";
   // A launch of its own sees the claims through L1; one block running
   // every phase reads them from L2, past its own L1 lines.
-  s += "      if ((a.u_first == a.u_last ? *claim : __ldcg(claim)) != mine)\n        continue;\n";
+  s += "      if (!a.u_unique && (a.u_first == a.u_last ? *claim : __ldcg(claim)) != mine)\n"
+       "        continue;\n";
   s += updateBody;
   for (const auto &[t, var] : stores) {
     std::string offset = "0";
@@ -222,6 +242,18 @@ std::string PointwiseEmitter::scatterOnlyHostLaunch() const {
   s += "  wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
        std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
   return s + scatterHostLaunch() + "}\n";
+}
+
+// The update pass's kernels: the scalar one, and the row variant when it
+// exists.
+std::string PointwiseEmitter::scatterKernels() {
+  std::string s;
+  for (bool wide : {false, true})
+    s += scatterKernel(wide);
+  if (scatterRowLanes())
+    for (bool wide : {false, true})
+      s += scatterRowKernel(wide);
+  return s;
 }
 
 // Host statements after the fill's launch (KernelPlan.h's contract; `a`,
@@ -277,7 +309,25 @@ std::string PointwiseEmitter::scatterHostLaunch() const {
   s += "    a.u_claim = (unsigned *)(ws + " + extentToCode(cx_.scratchOffset, sym) + ");\n";
   s += "    kernel = uwide ? \"" + kernelName("scatter", true) + "\" : \"" +
        kernelName("scatter", false) + "\";\n";
-  s += "    if (a.u_numel <= " + one + ") {\n";
+  // Phase 2 over every position: by vectors of a row where it can.
+  std::string phase2 = "a.u_first = a.u_last = 2;\n";
+  if (const int lanes = scatterRowLanes()) {
+    const std::string V = std::to_string(lanes);
+    phase2 += "{\n  int rows;\n" + scatterRowSelect() + "  if (rows)\n";
+    phase2 += "    kernel = uwide ? \"" + kernelName("scatter_rows" + V, true) + "\" : \"" +
+              kernelName("scatter_rows" + V, false) + "\";\n";
+    phase2 += launch("a",
+                     "fuserc_pw_blocks((unsigned long long)(rows ? a.u_numel / " + V +
+                         " : a.u_numel), " + B + ")",
+                     "  ") +
+              "}\n";
+  } else {
+    phase2 += launch("a", "fuserc_pw_blocks((unsigned long long)a.u_numel, " + B + ")", "");
+  }
+  // One position per line: no duplicates, so no claims.
+  s += "    a.u_unique = a.u_size[" + std::to_string(dim) + "] == 1;\n";
+  s += "    if (a.u_unique) {\n" + indented(phase2, "      ") + "    } else ";
+  s += "if (a.u_numel <= " + one + ") {\n";
   s += "      a.u_first = 0;\n      a.u_last = 2;\n";
   s += launch("a", "1", "      ");
   s += "    } else {\n";
@@ -306,8 +356,7 @@ std::string PointwiseEmitter::scatterHostLaunch() const {
   s += "          c.u_first = c.u_last = phase;\n";
   s += launch("c", "fuserc_pw_blocks((unsigned long long)c.u_numel, " + B + ")", "          ");
   s += "        }\n      }\n";
-  s += "      a.u_first = a.u_last = 2;\n";
-  s += launch("a", "fuserc_pw_blocks((unsigned long long)a.u_numel, " + B + ")", "      ");
+  s += indented(phase2, "      ");
   s += "    }\n  }\n";
   return s;
 }
@@ -320,6 +369,19 @@ void PointwiseEmitter::addScatterToPlan(KernelPlan &plan) const {
                                                               ": one index position per thread, " +
                                                               (wide ? "64" : "32") +
                                                               "-bit indices"});
+  if (const int lanes = scatterRowLanes()) {
+    const std::string V = std::to_string(lanes);
+    for (bool wide : {false, true})
+      plan.variants.push_back(
+          {kernelName("scatter_rows" + V, wide),
+           "phase 2 of the update pass of scatter " + name + ": " + V +
+               " positions of a row per thread, one claim, the source and the outputs moved by "
+               "vector, " +
+               (wide ? "64" : "32") + "-bit indices"});
+    plan.selection += " Phase 2 runs scatter_rows" + V +
+                      " when the index's innermost extent is a multiple of " + V +
+                      " and every tensor it moves by vector is contiguous there and aligned.";
+  }
   plan.selection += " Then the update pass of scatter " + name +
                     " over its index: i64 when an element, an offset or the index's positions "
                     "reach 2^31.";
