@@ -154,6 +154,10 @@ _OUTER = [
     {"M": 300007, "N": 4},
     {"M": 65537, "N": 20},
     {"M": 200003, "N": 64},
+    # K below a vector and dividing it: vectors of whole rows (tile_pack),
+    # rows past the last whole vector added by the folding thread.
+    {"M": 100001, "N": 2},
+    {"M": 4101, "N": 1},
 ]
 BINDINGS.update({
     # R = 0 reduces to the identity; K = 0 launches nothing.
@@ -161,10 +165,13 @@ BINDINGS.update({
     "outer_reductions": _OUTER,
     "outer_reductions.middle_mean_epilogue": [
         {"A": 1, "R": 1, "K": 1}, {"A": 3, "R": 7, "K": 13}, {"A": 5, "R": 33, "K": 64},
-        {"A": 2, "R": 1000, "K": 36}, {"A": 7, "R": 3, "K": 1000}],
+        {"A": 2, "R": 1000, "K": 36}, {"A": 7, "R": 3, "K": 1000},
+        {"A": 3, "R": 100000, "K": 1}, {"A": 4, "R": 6002, "K": 2},
+        {"A": 8, "R": 262144, "K": 1}],
     "outer_reductions.channels_last_stats": [
         {"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
-        {"N": 4, "C": 64, "H": 9, "W": 9}, {"N": 2, "C": 13, "H": 33, "W": 17}],
+        {"N": 4, "C": 64, "H": 9, "W": 9}, {"N": 2, "C": 13, "H": 33, "W": 17},
+        {"N": 3, "C": 2, "H": 33, "W": 17}],
     "outer_reductions.nchw_stats": [
         {"N": 1, "C": 1, "H": 1, "W": 1}, {"N": 2, "C": 3, "H": 5, "W": 7},
         {"N": 1, "C": 4, "H": 1, "W": 1}, {"N": 8, "C": 64, "H": 9, "W": 9},

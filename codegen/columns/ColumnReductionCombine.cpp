@@ -5,6 +5,7 @@
 #include "codegen/columns/ColumnReductionEmitter.h"
 
 #include "codegen/core/BlockReduce.h"
+#include "codegen/core/ReductionValues.h"
 
 #include <algorithm>
 
@@ -45,8 +46,8 @@ std::string ColumnReductionEmitter::joinThroughShared(const ColumnVariant &v,
     s += pad + "  " + stage.eachSlot + "{ " + write + " }\n";
     s += pad + "}\n";
     s += pad + "__syncthreads();\n";
-    s += pad + "if (combines) {\n";
-    const std::string next = "i * w + tid";
+    s += pad + "if (" + stage.combines + ") {\n";
+    const std::string &next = stage.next;
     s += pad + "  g" + M + " = " + slot("tid", false) + ";\n";
     if (var) {
       auto count = [&](const std::string &i, const std::string &index) {
@@ -112,14 +113,26 @@ std::string ColumnReductionEmitter::combineRowPartials(const ColumnVariant &v) {
            " / kl), " + std::to_string(kColumnThreadsX) + " / kl, ys)";
   };
   s += joinThroughShared(v, warps, "    ");
+  std::string store;
+  for (size_t j = 0; j < k_.partials.size(); ++j)
+    store += "        ((" + accType(j) + " *)a.part[" + std::to_string(j) +
+             "])[(I)blockIdx.y * (I)a.cols + out_col] = g" + std::to_string(j) + ";\n";
+  if (v.packed) {
+    // The fold synchronizes the block: outside the combining threads' branch.
+    s += "    if (combines && a.splits > 1) {\n";
+    s += "      const I out_col = tile * w + tid;\n" + store.substr(2) + "    }\n";
+    // One fold for both ends of a tile, after one split or the last of
+    // several (last_split is set only with several): less code to fetch.
+    s += lastSplitMerges(v);
+    s += "    if (a.splits == 1 || last_split) {\n" + foldPackedColumns(v, "      ") + "    }\n";
+    return s;
+  }
   s += "    if (combines) {\n";
   s += "      const I out_col = tile * w + tid;\n";
   s += "      if (a.splits == 1) {\n";
   s += finishColumn("out_col", "        ");
   s += "      } else {\n";
-  for (size_t j = 0; j < k_.partials.size(); ++j)
-    s += "        ((" + accType(j) + " *)a.part[" + std::to_string(j) +
-         "])[(I)blockIdx.y * (I)a.cols + out_col] = g" + std::to_string(j) + ";\n";
+  s += store;
   s += "      }\n    }\n";
   return s + lastSplitMerges(v);
 }
@@ -144,11 +157,63 @@ std::string ColumnReductionEmitter::lastSplitMerges(const ColumnVariant &v) {
   splits.count = [](size_t mean) { return "hn" + std::to_string(mean); };
   splits.joined = "groups";
   s += joinThroughShared(v, splits, "        ");
-  s += "        if (combines) {\n";
-  s += "          const I out_col = tile * w + tid;\n";
-  s += finishColumn("out_col", "          ");
-  s += "        }\n";
+  if (!v.packed) {
+    s += "        if (combines) {\n";
+    s += "          const I out_col = tile * w + tid;\n";
+    s += finishColumn("out_col", "          ");
+    s += "        }\n";
+  }
   s += "      }\n    }\n";
+  return s;
+}
+
+std::string ColumnReductionEmitter::foldPackedColumns(const ColumnVariant &v,
+                                                      const std::string &pad) {
+  std::string s = pad + "// a column's packed columns: places fk, fk + K, ... of a vector\n";
+  const std::string V = std::to_string(v.vector);
+  s += pad + "const I fcol = tile * w + tid;\n";
+  s += pad + "const int fk = (int)(fcol % " + V + "), kreal = (int)a.kreal;  // a.kcols is V\n";
+  s += pad + "const bool folds = combines && fk < kreal;\n";
+  s += pad + "const int fp = " + V + " / kreal;  // rows per vector\n";
+  SharedJoin fold;
+  fold.writes = "combines";
+  fold.at = "tid";
+  fold.value = [](size_t j) { return "g" + std::to_string(j); };
+  fold.joined = "fp";
+  // Every packed column holds the same L packed rows.
+  fold.countOf = [](const std::string &) { return std::string("L"); };
+  fold.combines = "folds";
+  fold.next = "tid + i * kreal";
+  s += joinThroughShared(v, fold, pad);
+  s += pad + "if (folds) {\n";
+  s += pad + "  const I out_col = fcol / " + V + " * kreal + fk;\n";
+  s += packedTailRows(pad + "  ");
+  s += finishColumn("out_col", pad + "  ", "RL");
+  s += pad + "}\n";
+  return s;
+}
+
+std::string ColumnReductionEmitter::packedTailRows(const std::string &pad) {
+  const std::string in = pad + "    ";
+  std::string s = pad + "if (L * fp < RL) {  // rows past the last whole vector\n";
+  s += decompose("out_col", kept_, "col_rest", pad + "  ");
+  s += pad + "  for (I row = L * fp; row < RL; ++row) {\n";
+  s += decompose("row", k_.grouping.reduced, "row_rest", in);
+  ValueEmitter emitter = newEmitter(false);
+  std::vector<std::string> x;
+  for (const Op *op : k_.rows.reductions)
+    x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), domainCoords())));
+  s += emitter.body(static_cast<int>(in.size()));
+  for (size_t j = 0; j < k_.partials.size(); ++j) {
+    const Op &op = reductionOf(j);
+    const std::string J = std::to_string(j), X = x[k_.partials[j].reduction];
+    if (op.kind() != OpKind::Var)
+      s += in + "g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " + X + ");\n";
+    else if (isVarMean(j))
+      s += in + "fuserc_welford_push(g" + J + ", g" + std::to_string(j + 1) + ", " + X +
+           ", fuserc_col_inverse((" + accType(j) + ")(row + 1)));\n";
+  }
+  s += pad + "  }\n" + pad + "}\n";
   return s;
 }
 

@@ -232,7 +232,8 @@ std::string ColumnReductionEmitter::storeStatement(size_t t, const Coords &coord
   return fuserc::storeStatement(t, k_.tensors[t].storage, coords, value);
 }
 
-std::string ColumnReductionEmitter::finishColumn(const std::string &col, const std::string &pad) {
+std::string ColumnReductionEmitter::finishColumn(const std::string &col, const std::string &pad,
+                                                 const std::string &rows) {
   registers_.clear();
   std::string s = decompose(col, kept_, "col_rest", pad);
   for (size_t j = 0; j < k_.partials.size(); ++j) {
@@ -243,11 +244,11 @@ std::string ColumnReductionEmitter::finishColumn(const std::string &col, const s
     const std::string A = accType(j), g = "g" + std::to_string(j);
     std::string value = g;
     if (op.kind() == OpKind::Mean)
-      value = g + " / (" + A + ")L";
+      value = g + " / (" + A + ")" + rows;
     if (op.kind() == OpKind::Var) {
       const int64_t correction =
           op.attrs().find("correction") ? op.attrs().integer("correction") : 1;
-      value = "g" + std::to_string(j + 1) + " / (" + A + ")fuserc_max(L - " +
+      value = "g" + std::to_string(j + 1) + " / (" + A + ")fuserc_max(" + rows + " - " +
               std::to_string(correction) + "LL, 0LL)";
     }
     const DType result = op.result()->dtype();
@@ -286,6 +287,8 @@ std::string ColumnReductionEmitter::tileKernel(const ColumnVariant &v) {
        columnKernelName(k_, v) + "(const " + k_.base + "_args a) {\n";
   s += "  typedef long long I;\n";
   s += "  const I L = (I)a.len;\n";
+  if (v.packed)
+    s += "  const I RL = (I)a.rows;  // L counts packed rows\n";
   // Room for a slot array (sharedSlots), or for a var's two.
   const int slots = sharedSlots(v) * (hasVar() ? 2 : 1);
   const std::string X = std::to_string(kColumnThreadsX), B = std::to_string(kColumnBlock);
@@ -316,7 +319,13 @@ std::string ColumnReductionEmitter::tileKernel(const ColumnVariant &v) {
   s += "    I wn = 0;\n";
   s += "    (void)wn;\n";
   s += "    if (col < (I)a.cols) {\n";
-  s += decompose("col", kept_, "col_rest", "      ");
+  if (v.packed) {
+    // A packed column's outer kept coordinates; its place in a vector is kcol.
+    s += "      const I pcol = col / " + V + ";  // a.kcols is V\n";
+    s += decompose("pcol", k_.grouping.outerKept, "col_rest", "      ");
+  } else {
+    s += decompose("col", kept_, "col_rest", "      ");
+  }
   s += v.general ? generalRows() : tileRows(v);
   s += "    }\n";
   s += combineRowPartials(v);
@@ -348,7 +357,9 @@ std::string ColumnReductionEmitter::tileRows(const ColumnVariant &v) {
     x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), {})));
   lanes_ = false;
   const std::string U = std::to_string(kColumnUnroll);
-  std::string s = "      const I kcol = col % (I)a.kcols;\n";
+  // A packed tile's lanes start whole vectors of packed columns.
+  std::string s =
+      v.packed ? "      const I kcol = 0;\n" : "      const I kcol = col % (I)a.kcols;\n";
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     if (!k_.tensors[t].lanes)
       continue;
@@ -399,12 +410,14 @@ std::string ColumnReductionEmitter::loadRows(const ColumnVariant &v, int rows) c
       }
       const std::string fill = "for (int v = 0; v < " + std::to_string(v.vector) + "; ++v) t" + T +
                                "_l[" + std::to_string(u) + "][v] = " + at + ";\n";
-      if (sameAcrossColumns(k_, k_.tensors[t])) {
+      // One value per row, unless packed vectors hold several rows (K = 1)
+      // and hold 16 bytes of it at most (the host packs no wider).
+      const int bytesPerVector = v.vector * dtypeBytes(k_.tensors[t].storage);
+      if (sameAcrossColumns(k_, k_.tensors[t]) && (!v.packed || bytesPerVector > 16)) {
         s += pad + fill;
         continue;
       }
-      const std::string bytes =
-          "fuserc_bytes" + std::to_string(v.vector * dtypeBytes(k_.tensors[t].storage));
+      const std::string bytes = "fuserc_bytes" + std::to_string(bytesPerVector);
       s += pad + "if (a.ks[" + T + "])\n";
       s += pad + "  *(" + bytes + " *)t" + T + "_l[" + std::to_string(u) + "] = *(const " + bytes +
            " *)&" + at + ";\n";

@@ -68,9 +68,10 @@ private:
   std::string storedValue(ValueEmitter &emitter, size_t t, const Coords &coords);
   std::string storeStatement(size_t t, const Coords &coords, const std::string &value) const;
 
-  // Column `col`'s results from its combined accumulators g<j> (of L rows):
-  // the reduced values, the epilogue, every store.
-  std::string finishColumn(const std::string &col, const std::string &pad);
+  // Column `col`'s results from its combined accumulators g<j> (of `rows`
+  // rows): the reduced values, the epilogue, every store.
+  std::string finishColumn(const std::string &col, const std::string &pad,
+                           const std::string &rows = "L");
 
   // ---- kernels ----
   int maxAccBytes() const;
@@ -104,6 +105,8 @@ private:
     std::string joined; // how many slots each column joins
     // The count of joined slot i, when computed rather than written.
     std::string (*countOf)(const std::string &i) = nullptr;
+    std::string combines = "combines"; // the joining threads
+    std::string next = "i * w + tid";  // the i-th slot a joining thread joins
   };
 
   // Every partial combined over a stage: writers fill their slots, then
@@ -130,6 +133,14 @@ private:
   // splits mg, mg + G, ... in order, then thread tid < w joins the G groups
   // in order.
   std::string lastSplitMerges(const ColumnVariant &v);
+
+  // A packed variant's end of a tile: the block's packed columns in shared
+  // memory, then thread tid < w whose packed column is place k < K of its
+  // vector joins places k, k + K, ... in order, adds the rows past the
+  // last whole vector (R mod P, read through the general addressing) and
+  // finishes column (outer index, k).
+  std::string foldPackedColumns(const ColumnVariant &v, const std::string &pad);
+  std::string packedTailRows(const std::string &pad);
 
   // Group mg's merge of column `col`'s split partials s = mg, mg + G, ...
   // in order into h<j>, read from L2 (__ldcg: past the L1 cache, which may

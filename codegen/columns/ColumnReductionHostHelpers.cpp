@@ -72,6 +72,37 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
   return v;
 }
 
+/* Rows per vector of vmax for tile_pack: vmax / K when K < vmax divides
+   vmax and every lane tensor either is one value per outer index (row and
+   column strides 0) or has whole rows adjacent (column stride 1, or any
+   for K = 1, and row stride K) with its pointer and outer strides
+   multiples of vmax elements, 16 bytes at most, and the len rows fill
+   one vector at least; else 1. Called once fuserc_col_plan has
+   collapsed the strides. */
+static inline long long fuserc_col_pack(int nt, const int *lanes, const int *esize,
+                                        void *const *ptr, long long (*dst)[8], int na,
+                                        const int *adims, long long kcols, long long len,
+                                        int vmax, const long long *rs, const long long *ks) {
+  int t, k;
+  if (kcols < 1 || kcols >= vmax || vmax % kcols != 0 || len < vmax / kcols)
+    return 1;
+  for (t = 0; t < nt; ++t) {
+    if (!lanes[t])
+      continue;
+    if (ks[t] == 0 && rs[t] == 0)
+      continue;
+    if ((ks[t] != 1 && kcols != 1) || vmax * esize[t] > 16)
+      return 1;
+    if (rs[t] != kcols ||
+        (unsigned long long)(uintptr_t)ptr[t] % (unsigned long long)(vmax * esize[t]) != 0)
+      return 1;
+    for (k = 0; k < na; ++k)
+      if (dst[t][adims[k]] % vmax != 0)
+        return 1;
+  }
+  return vmax / kcols;
+}
+
 #endif /* FUSERC_COL_HELPERS */
 )C";
   static const std::string splits =
@@ -147,6 +178,28 @@ static inline int fuserc_col_plan(int nt, const int *lanes, const int *esize, vo
       "  while (kl > 1 && (kl / 2 * v >= cols || kl * v * kl * v > 8 * cols))\n"
       "    kl /= 2;\n"
       "  return kl;\n"
+      "}\n"
+      "/* Whether tile_pack (pack rows per vector) pays over the unpacked launch\n"
+      "   (one column per lane), measured on H200 (bench/README.md): every thread\n"
+      "   of a block gets a vector, and the unpacked lanes load under 4 bytes a\n"
+      "   row (a warp under 128 bytes: packing widens every load) or the\n"
+      "   unpacked launch is at its most splits (more blocks no longer hide its\n"
+      "   per-row cost). Otherwise the unpacked kernel's shorter end wins. */\n"
+      "static inline int fuserc_col_pack_pays(long long cols, long long len, long long pack,\n"
+      "                                       int lane_bytes) {\n"
+      "  const long long kl = fuserc_col_lanes(cols, 1);\n"
+      "  long long splits, chunk;\n"
+      "  if (len / pack < " +
+      std::to_string(kColumnBlock) +
+      ")\n"
+      "    return 0;\n"
+      "  if (lane_bytes < 4)\n"
+      "    return 1;\n"
+      "  fuserc_col_splits((cols + kl - 1) / kl, len, kl, kl, 4, &splits, &chunk);\n"
+      "  return splits >= " +
+      std::to_string(kColumnMaxSplits) + " || 2 * splits * kl > " +
+      std::to_string(kColumnMaxMergeDepth * kColumnBlock) +
+      ";\n"
       "}\n#endif /* FUSERC_COL_SPLITS */\n";
   static const std::string both = text + splits;
   return both;

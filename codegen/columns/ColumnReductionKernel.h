@@ -10,6 +10,9 @@
 // loads in flight, then the block combines its 8 row partials in shared
 // memory in a fixed order. Variants, picked at launch:
 //
+//   tile_pack<V> K < V inner kept columns dividing V, every read tensor's
+//                rows adjacent: 16-byte loads of V / K whole rows, folded
+//                into the K columns before the epilogue;
 //   tile_vec<V>  every read tensor contiguous (or broadcast) along K and
 //                collapsible along R, with pointers, strides and K aligned
 //                to V columns: 16-byte loads;
@@ -18,13 +21,14 @@
 //                the tile variants exist only for an elementwise prologue.
 //
 // When the columns alone do not fill the GPU the rows are split over S
-// blocks (gridDim.y, S a power of two up to 64): each writes its partial
+// blocks (gridDim.y, S a power of two up to 1024): each writes its partial
 // accumulators to workspace scratch [S][A*K] and counts itself done in its
 // tile's counter (zeroed by the host before the launch); the tile's last
 // block merges the S partials of each column in split order, applies the
-// epilogue and stores: one launch, whichever block is last. Results do not depend on V or on the
-// variant; they depend on S, which is a function of the extents alone. var merges Welford (count,
-// mean, M2) partials. Indices are 64-bit.
+// epilogue and stores: one launch, whichever block is last. Results depend
+// on the variant, the lanes per column and S, functions of the extents,
+// strides and pointer alignment, never of the device or of which block is
+// last. var merges Welford (count, mean, M2) partials. Indices are 64-bit.
 #pragma once
 
 #include "codegen/core/KernelTensors.h"

@@ -18,8 +18,10 @@ namespace fuserc {
 std::vector<ColumnVariant> ColumnKernel::variants() const {
   std::vector<ColumnVariant> v;
   if (tiled) {
-    if (maxVector > 1)
+    if (maxVector > 1) {
+      v.push_back({false, maxVector, true});
       v.push_back({false, maxVector});
+    }
     v.push_back({false, 1});
   }
   v.push_back({true, 1});
@@ -44,8 +46,26 @@ Extent ColumnKernel::maxSplits() const {
 Extent ColumnKernel::scratchBytes() const {
   // 0 where no launch splits (one split uses no scratch), else 1.
   const Extent any = Extent::min(Extent::floorDiv(maxSplits(), 2), 1);
-  const Extent splitColumns =
-      Extent::min(columns() * maxSplits() * any, Extent(columnMaxSplitColumns(maxVector)));
+  // tile_pack (K < V) splits its L = floor(R K / V) packed rows over
+  // A * V packed columns.
+  Extent outer = 1, inner = 1;
+  for (size_t d : grouping.outerKept)
+    outer = outer * rows.domain[d];
+  for (size_t d : grouping.innerKept)
+    inner = inner * rows.domain[d];
+  const Extent packedRows = Extent::floorDiv(rowsPerColumn() * inner, int64_t{maxVector});
+  const Extent packedSplits = Extent::min(
+      Extent::floorDiv(Extent::max(packedRows - 1, 0), int64_t{kColumnMinRowsPerSplit - 1}),
+      int64_t{kColumnMaxSplits});
+  // 1 where a launch may pack (K < V and K divides V), else 0.
+  const Extent V(maxVector);
+  const Extent packs = tiled && maxVector > 1
+                           ? Extent::min(Extent::max(V - inner, 0), 1) *
+                                 (Extent(1) - Extent::min(Extent::mod(V, Extent::max(inner, 1)), 1))
+                           : Extent(0);
+  const Extent splitColumns = Extent::min(
+      Extent::max(columns() * maxSplits(), outer * int64_t{maxVector} * packedSplits * packs) * any,
+      Extent(columnMaxSplitColumns(maxVector)));
   Extent bytes = 0;
   // Each partial array after the first starts on a kColumnPartialAlignment
   // boundary: an i64 or f64 array after an f32 one of an odd count would be
@@ -85,6 +105,7 @@ std::string columnArgsStruct(const ColumnKernel &k, const std::string &prefix) {
   s += "  int *count;   /* per column tile: its split blocks done (zeroed before the launch) */\n";
   s += "  long long cols, kcols, len, tiles, splits, chunk;\n";
   s += "  long long lanes;  /* lanes of a warp across a tile's columns */\n";
+  s += "  long long rows, kreal;  /* R and K (cols, kcols, len: packed ones in tile_pack) */\n";
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   return s + argsStructEnd(k.scalars, "", k.segment->segment, prefix + k.base);
 }
@@ -117,6 +138,7 @@ std::string hostLaunch(const ColumnKernel &k) {
   s += "  FUSERC_NAME_" + k.base + "_args a;\n";
   s += "  const char *kernel;\n";
   s += "  int vec = 0;\n";
+  s += "  long long pack = 1, packable = 1;  /* rows per vector (tile_pack), where it pays */\n";
   s += "  long long blocks;\n";
   if (k.tiled) {
     std::vector<size_t> lanes, esize;
@@ -152,9 +174,13 @@ std::string hostLaunch(const ColumnKernel &k) {
   // The testing hook's alternatives (codegen/core/VariantHook.h): the
   // general variant, the tiled one of width 1 in place of a wider one, then
   // one split and the most splits.
-  std::vector<ForcedVariant> forced{{"", "vec = 0;"}};
-  if (k.tiled && k.maxVector > 1)
-    forced.push_back({"vec > 1", "vec = 1;"});
+  std::vector<ForcedVariant> forced{{"", "vec = 0;\npack = 1;"}};
+  if (k.tiled && k.maxVector > 1) {
+    forced.push_back({"vec > 1", "vec = 1;\npack = 1;"});
+    // tile_pack wherever the strides allow it, paying or not.
+    forced.push_back(
+        {"packable > 1", "pack = packable;\nvec = " + std::to_string(k.maxVector) + ";"});
+  }
   const size_t vectors = forced.size();
   // The most splits the scratch holds (fuserc_col_most_splits).
   forced.push_back({"", "a.chunk = a.len;\na.splits = 1;"});
@@ -168,9 +194,30 @@ std::string hostLaunch(const ColumnKernel &k) {
          ", adims, " + std::to_string(g.reduced.size()) + ", rdims, " +
          std::to_string(g.innerKept.size()) + ", kdims, a.kcols, " + std::to_string(k.maxVector) +
          ", a.rs, a.ks);\n";
+  if (k.tiled && k.maxVector > 1) {
+    s += "    packable = vec ? fuserc_col_pack(" + std::to_string(k.tensors.size()) +
+         ", lanes, esize, a.ptr, a.dst, " + std::to_string(g.outerKept.size()) +
+         ", adims, a.kcols, a.len, " + std::to_string(k.maxVector) + ", a.rs, a.ks) : 1;\n";
+    int widest = 1; // the widest element a lane loads, unpacked
+    for (const ColumnTensor &t : k.tensors)
+      if (t.lanes)
+        widest = std::max(widest, dtypeBytes(t.storage));
+    s += "    if (packable > 1 && fuserc_col_pack_pays(a.cols, a.len, packable, " +
+         std::to_string(widest) + "))\n      pack = packable;\n";
+    s += "    if (pack > 1)\n      vec = " + std::to_string(k.maxVector) + ";\n";
+  }
   s += variantHookPick(k.base, forced.size(), "    ");
   s += variantHookForce(0, std::vector<ForcedVariant>(forced.begin(), forced.begin() + vectors),
                         "    ");
+  s += "    a.rows = a.len;\n    a.kreal = a.kcols;\n";
+  if (k.tiled && k.maxVector > 1) {
+    // tile_pack runs over packed columns: vec per outer index, R / pack rows.
+    s += "    if (pack > 1) {\n";
+    s += "      a.len /= pack;\n      a.cols = a.cols / a.kcols * vec;\n      a.kcols = vec;\n";
+    s += "      for (int t = 0; t < " + std::to_string(k.tensors.size()) + "; ++t) {\n";
+    s += "        a.ks[t] = a.rs[t] != 0;  /* whole rows adjacent (any stride for K = 1) */\n";
+    s += "        a.rs[t] *= pack;\n      }\n    }\n";
+  }
   s += "    a.lanes = fuserc_col_lanes(a.cols, vec ? vec : 1);\n";
   s += "    a.tiles = (a.cols + a.lanes * (vec ? vec : 1) - 1) / (a.lanes * (vec ? vec : 1));\n";
   // Bytes a lane loads per row: a vector of the widest tensor it reads.
@@ -185,9 +232,10 @@ std::string hostLaunch(const ColumnKernel &k) {
                         "    ");
   std::string choose;
   for (const ColumnVariant &v : k.variants())
-    choose += v.general ? "\"" + columnKernelName(k, v) + "\""
-                        : "vec == " + std::to_string(v.vector) + " ? \"" + columnKernelName(k, v) +
-                              "\" : ";
+    choose += v.general  ? "\"" + columnKernelName(k, v) + "\""
+              : v.packed ? "pack > 1 ? \"" + columnKernelName(k, v) + "\" : "
+                         : "vec == " + std::to_string(v.vector) + " ? \"" + columnKernelName(k, v) +
+                               "\" : ";
   s += "    kernel = " + choose + ";\n";
   s += variantHookLaunched("kernel", "    ");
   s += "    if (a.splits > 1) {\n";
@@ -241,9 +289,13 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
   for (const ColumnVariant &v : k.variants()) {
     std::string what =
         v.general ? "one column per thread, every element addressed from its coordinates"
-                  : std::to_string(v.vector) + " adjacent column" + (v.vector > 1 ? "s" : "") +
-                        " per thread (" + std::to_string(v.width()) +
-                        " per block), rows a collapsed stride apart";
+        : v.packed
+            ? "vectors of " + std::to_string(v.vector) + " / K whole rows for K < " +
+                  std::to_string(v.vector) + " inner kept columns dividing it: packed columns of " +
+                  std::to_string(v.vector) + " per outer index, folded into K before the epilogue"
+            : std::to_string(v.vector) + " adjacent column" + (v.vector > 1 ? "s" : "") +
+                  " per thread (" + std::to_string(v.width()) +
+                  " per block), rows a collapsed stride apart";
     plan.variants.push_back({columnKernelName(k, v), what});
   }
   std::string rule;
@@ -251,7 +303,12 @@ void fillColumnPlan(const ColumnKernel &k, KernelPlan &plan) {
     rule = "when every tensor the prologue reads collapses to one stride along the reduced "
            "dims and to stride 0 or 1 along the inner kept dims: " +
            (k.maxVector > 1
-                ? columnKernelName(k, {false, k.maxVector}) + " when K (inner " +
+                ? columnKernelName(k, {false, k.maxVector, true}) + " when K < " +
+                      std::to_string(k.maxVector) + " divides " + std::to_string(k.maxVector) +
+                      " and every such tensor is one value per outer index or has whole rows " +
+                      "adjacent (row stride K), its pointer and outer strides multiples of " +
+                      std::to_string(k.maxVector) + " elements; else " +
+                      columnKernelName(k, {false, k.maxVector}) + " when K (inner " +
                       "kept elements), every pointer and every row and outer " +
                       "stride are multiples of " + std::to_string(k.maxVector) + " columns, else "
                 : std::string()) +

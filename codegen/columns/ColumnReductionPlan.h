@@ -55,13 +55,20 @@ inline constexpr int64_t columnMaxSplitColumns(int maxVector) {
 }
 
 // A tile variant: `vector` columns per thread (tile variants) or a general
-// one (one column per thread, coordinates per element).
+// one (one column per thread, coordinates per element). A packed one loads
+// vectors of whole rows: with K < vector inner kept columns dividing it,
+// each vector holds P = vector / K adjacent rows, so the launch runs it over
+// "packed columns" (vector per outer kept index, R / P rows) and the block
+// folds each column's P packed columns before it finishes them.
 struct ColumnVariant {
   bool general = false;
   int vector = 1;
+  bool packed = false;
 
   int width() const { return kColumnThreadsX * vector; } // columns per tile
-  std::string suffix() const { return general ? "general" : "tile_vec" + std::to_string(vector); }
+  std::string suffix() const {
+    return general ? "general" : (packed ? "tile_pack" : "tile_vec") + std::to_string(vector);
+  }
 };
 
 // One tensor the kernel reads or writes. `lanes`: read by the prologue of
@@ -103,8 +110,9 @@ struct ColumnKernel {
   Extent maxSplits() const;
   // Scratch for the split partials of every accumulator, S per column (as
   // many as a launch may use: min(maxSplits * columns,
-  // columnMaxSplitColumns)), then the split counts (one int per column
-  // tile); none where no launch splits.
+  // columnMaxSplitColumns), or tile_pack's packed splits times A * V where
+  // more), then the split counts (one int per column tile); none where no
+  // launch splits.
   Extent scratchBytes() const;
 };
 

@@ -154,5 +154,126 @@ int main(void) {
   EXPECT_EQ(test::compileAndRunC("column_launch_grid", source), 0);
 }
 
+TEST(ColumnLaunchRules, PackedLaunchesFitTheScratchOfTheirPackedColumns) {
+  // tile_pack runs over A * V packed columns of floor(R K / V) rows; its
+  // splits fit ColumnKernel::scratchBytes' packed term, max(A K * most(R),
+  // A V * most(floor(R K / V))), within the room.
+  const std::string source = "#include <stdint.h>\n#include <stdio.h>\n" + constants() +
+                             columnReductionHostHelpers() + kPlanLaunch + R"C(
+static long long most(long long len) {
+  long long m = len > 0 ? (len - 1) / (MIN_ROWS - 1) : 0;
+  return m > MAX_SPLITS ? MAX_SPLITS : m;
+}
+int main(void) {
+  static const long long outers[] = {1, 2, 3, 8, 64, 1000, 100003};
+  static const long long lengths[] = {1, 7, 64, 1000, 4096, 65537, 1LL << 20, 1LL << 26,
+                                      3LL << 30};
+  static const int sizes[] = {1, 2, 4, 8};
+  unsigned o, r, e;
+  long long k;
+  for (e = 0; e < sizeof sizes / sizeof *sizes; ++e) {
+    const int vmax = 16 / sizes[e] < 8 ? 16 / sizes[e] : 8;
+    const long long lane_bytes = sizes[e] > 4 ? sizes[e] : 4;
+    for (k = 1; k < vmax; k *= 2)
+      for (o = 0; o < sizeof outers / sizeof *outers; ++o)
+        for (r = 0; r < sizeof lengths / sizeof *lengths; ++r) {
+          const long long A = outers[o], R = lengths[r], cols = A * vmax, len = R * k / vmax;
+          const Launch l = plan(cols, len, vmax, lane_bytes);
+          const long long bound = A * k * most(R) > A * vmax * most(len) ? A * k * most(R)
+                                                                          : A * vmax * most(len);
+          long long forced, chunk;
+          EXPECT(l.splits * l.chunk >= len && (len == 0 || (l.splits - 1) * l.chunk < len), cols,
+                 len, vmax);
+          EXPECT(l.splits == 1 ||
+                     (most(R) >= 2 && l.splits * cols <= bound &&
+                      l.splits * cols <= ROOM_PER_VECTOR * vmax),
+                 cols, len, vmax);
+          fuserc_col_most_splits(cols, len, ROOM_PER_VECTOR * vmax, &forced, &chunk);
+          EXPECT(forced == 1 || (most(R) >= 2 && forced * cols <= bound &&
+                                 forced * cols <= ROOM_PER_VECTOR * vmax),
+                 cols, len, vmax);
+        }
+  }
+  return bad != 0;
+}
+)C";
+  EXPECT_EQ(test::compileAndRunC("column_launch_packed", source), 0);
+}
+
+TEST(ColumnLaunchRules, RowsPackIntoVectorsOnlyWhereEveryLaneTensorHoldsWholeRows) {
+  const std::string source = "#include <stdint.h>\n#include <stdio.h>\n" + constants() +
+                             columnReductionHostHelpers() + R"C(
+static int bad;
+static void point(const char *what, long long kcols, long long rs, long long ks,
+                  long long outer_stride, uintptr_t address, long long expected) {
+  const long long len = 1000;
+  static const int lanes[1] = {1}, esize[1] = {4}, adims[1] = {0};
+  void *ptr[1];
+  long long dst[1][8] = {{0}};
+  const long long rsa[1] = {rs}, ksa[1] = {ks};
+  long long got;
+  ptr[0] = (void *)address;
+  dst[0][0] = outer_stride;
+  got = fuserc_col_pack(1, lanes, esize, ptr, dst, 1, adims, kcols, len, 4, rsa, ksa);
+  if (got != expected) {
+    printf("%s: %lld rows per vector, expected %lld\n", what, got, expected);
+    ++bad;
+  }
+}
+int main(void) {
+  /* f32, vectors of 4: K = 1 and 2 pack 4 and 2 rows; K = 4 is a whole
+     vector (tile_vec4); K = 3 does not divide it. */
+  point("K 1", 1, 1, 1, 4096, 256, 4);
+  point("K 2", 2, 2, 1, 4096, 256, 2);
+  point("K 4", 4, 4, 1, 4096, 256, 1);
+  point("K 3", 3, 3, 1, 3000, 256, 1);
+  /* Rows apart (a padded row stride), a misaligned pointer, an outer
+     stride of odd rows: no packing. */
+  point("row stride 2K", 1, 2, 1, 4096, 256, 1);
+  point("pointer", 1, 1, 1, 4096, 260, 1);
+  point("outer stride", 1, 1, 1, 4097, 256, 1);
+  /* One value per outer index packs; one per row (a per-row scale) and a
+     column stride of 0 with rows apart do not. */
+  point("one value", 2, 0, 0, 1, 258, 2);
+  point("per row", 2, 1, 0, 4096, 256, 1);
+  /* K = 1: a column stride of 0 (the kept dim's extent is 1) still holds
+     adjacent rows. */
+  point("K 1, column stride 0", 1, 1, 0, 4096, 256, 4);
+  {
+    /* Where packing pays (the sweep's points, H200): 2-byte lanes from a
+       block's worth of vectors; 4-byte lanes only where the unpacked
+       launch is at its most splits (one f32 column of 2^22 rows, or 8
+       columns of 2^18 at the merge's depth), not at 2^18 rows of one. */
+    static const struct { long long cols, len, pack; int bytes, pays; } pays[] = {
+        {1, 64, 8, 2, 0},        {1, 4096, 8, 2, 1},   {4, 4096, 2, 2, 1},
+        {1, 4096, 4, 4, 0},      {1, 262144, 4, 4, 0}, {1, 1LL << 22, 4, 4, 1},
+        {1, 1LL << 26, 4, 4, 1}, {8, 262144, 4, 4, 1}, {8, 4096, 4, 4, 0}};
+    unsigned i;
+    for (i = 0; i < sizeof pays / sizeof *pays; ++i)
+      if (fuserc_col_pack_pays(pays[i].cols, pays[i].len, pays[i].pack, pays[i].bytes) !=
+          pays[i].pays) {
+        printf("pays: cols %lld len %lld pack %lld bytes %d\n", pays[i].cols, pays[i].len,
+               pays[i].pack, pays[i].bytes);
+        ++bad;
+      }
+  }
+  {
+    /* Fewer rows than a vector holds: nothing to pack. */
+    static const int lanes[1] = {1}, esize[1] = {4}, adims[1] = {0};
+    void *ptr[1] = {(void *)256};
+    long long dst[1][8] = {{0}};
+    const long long rsa[1] = {1}, ksa[1] = {1};
+    if (fuserc_col_pack(1, lanes, esize, ptr, dst, 0, adims, 1, 3, 4, rsa, ksa) != 1 ||
+        fuserc_col_pack(1, lanes, esize, ptr, dst, 0, adims, 1, 4, 4, rsa, ksa) != 4) {
+      printf("rows fewer than a vector\n");
+      ++bad;
+    }
+  }
+  return bad != 0;
+}
+)C";
+  EXPECT_EQ(test::compileAndRunC("column_pack_points", source), 0);
+}
+
 } // namespace
 } // namespace fuserc

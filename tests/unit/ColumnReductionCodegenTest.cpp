@@ -46,7 +46,8 @@ TEST(ColumnReductionCodegen, SumOuterCompilesWithVectorScalarAndGeneralVariants)
   Generated g = generate(fileText("bench/cases/sum_outer.fus"));
   expectCompiles(g);
   const KernelPlan &k = onlyColumnKernel(g);
-  EXPECT_EQ(variantSuffixes(k), (std::vector<std::string>{"tile_vec4", "tile_vec1", "general"}));
+  EXPECT_EQ(variantSuffixes(k),
+            (std::vector<std::string>{"tile_pack4", "tile_vec4", "tile_vec1", "general"}));
   EXPECT_EQ(parameter(k, "reduced_dims"), "[0]");
   EXPECT_EQ(parameter(k, "inner_kept_dims"), "[1]");
   // Up to min(1024, (M - 1) / 63) splits of an f32 partial per column
@@ -86,7 +87,7 @@ TEST(ColumnReductionCodegen, SplitPartialsAreMergedInSplitOrderByTheTilesLastBlo
   // does not depend on which block finishes last.
   const size_t counts =
       occurrences(g.source, "last_split = atomicAdd(&a.count[tile], 1) == (int)a.splits - 1;");
-  EXPECT_EQ(counts, 3u);
+  EXPECT_EQ(counts, 4u);
   EXPECT_EQ(occurrences(g.source, "atomicAdd("), counts);
   // The last block reads every split's partial from L2: each of its
   // 256 / w groups of threads a column's splits mg, mg + G, ... in order,
@@ -194,6 +195,48 @@ TEST(ColumnReductionCodegen, MiddleReductionKeepsOuterAndInnerDims) {
   EXPECT_EQ(bytesAt(k.scratchBytes, {{"A", 3}, {"R", 6400}, {"K", 5}}), 15 * 4 + 4 * 101 * 15);
   // The outer coordinate offsets each read tensor through its domain stride.
   EXPECT_NE(g.source.find("c0 * (I)a.dst[0][0]"), std::string::npos);
+}
+
+TEST(ColumnReductionCodegen, FewInnerColumnsLoadVectorsOfWholeRowsAndFoldThem) {
+  Generated g = generateAndCompile("fusion f {\n"
+                                   "  input x: bf16[A, R, K]\n"
+                                   "  m = mean(x, axes=[1])\n"
+                                   "  v = var(x, axes=[1])\n"
+                                   "  output m\n  output v\n"
+                                   "}\n");
+  const KernelPlan &k = onlyColumnKernel(g);
+  EXPECT_EQ(variantSuffixes(k),
+            (std::vector<std::string>{"tile_pack8", "tile_vec8", "tile_vec1", "general"}));
+  // The launch packs 8 / K rows per vector where the strides allow, and
+  // runs over packed columns and rows.
+  EXPECT_NE(k.hostLaunch.find("packable = vec ? fuserc_col_pack("), std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(
+      k.hostLaunch.find("if (packable > 1 && fuserc_col_pack_pays(a.cols, a.len, packable, 2))"),
+      std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("a.len /= pack;"), std::string::npos) << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("pack > 1 ? \"f_k0_tile_pack8\" : vec == 8 ? \"f_k0_tile_vec8\""),
+            std::string::npos)
+      << k.hostLaunch;
+  // Place fk < K of each vector joins places fk + K, ... (the same L packed
+  // rows each), then adds the rows past the last whole vector in order and
+  // divides by the real row count.
+  EXPECT_NE(g.source.find("fuserc_welford_merge(g1, g2, gn, ((float *)smem)[tid + i * kreal], "
+                          "((float *)smem)[2048 + tid + i * kreal], L);"),
+            std::string::npos);
+  EXPECT_NE(g.source.find("for (I row = L * fp; row < RL; ++row) {"), std::string::npos);
+  EXPECT_NE(g.source.find("fuserc_welford_push(g1, g2, v0, fuserc_col_inverse((float)(row + 1)));"),
+            std::string::npos);
+  EXPECT_NE(g.source.find("g2 / (float)fuserc_max(RL - 1LL, 0LL)"), std::string::npos);
+  // Packed splits (A * 8 packed columns, floor(R K / 8) rows) fit the
+  // scratch even where they outnumber R's splits of A * K columns: K = 1,
+  // R = 2^26: 1024 splits of 8 packed columns per accumulator.
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"A", 1}, {"R", 1 << 26}, {"K", 1}}),
+            4 * 8 * 1024 + 2 * (4 * 8 * 1024 + 16) + 4);
+  // K = 3 does not divide the vector: no packed term.
+  EXPECT_EQ(bytesAt(k.scratchBytes, {{"A", 1}, {"R", 1 << 26}, {"K", 3}}),
+            4 * 3 * 1024 + 2 * (4 * 3 * 1024 + 16) + 12);
 }
 
 TEST(ColumnReductionCodegen, HalfPrecisionInputsAccumulateInF32AndLoadEightColumns) {
