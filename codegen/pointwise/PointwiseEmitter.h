@@ -59,6 +59,9 @@ private:
   // the fill computes and reads, the update pass's kernels and launches.
   std::vector<const Op *> splitAtScatter(const std::vector<const Op *> &ops);
   bool fillReads(size_t t) const;
+  // The written tensors the update pass recomputes: the scatter's result
+  // and the values computed from it.
+  std::vector<size_t> scatterUpdatedTensors() const;
   std::string scatterKernel(bool wide);
   std::string scatterTarget(const std::string &target, const std::string &report,
                             const std::string &pad) const;

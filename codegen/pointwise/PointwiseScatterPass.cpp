@@ -154,6 +154,17 @@ std::string PointwiseEmitter::scatterTarget(const std::string &target, const std
          "  continue;\n" + pad + "}\n" + pad + "const I tc = (I)tl;\n";
 }
 
+std::vector<size_t> PointwiseEmitter::scatterUpdatedTensors() const {
+  std::set<const Value *> reads{scatter_->scatter->result()};
+  for (const Op *chained : scatter_->chain)
+    reads.insert(chained->result());
+  std::vector<size_t> updated;
+  for (size_t t = 0; t < tensors_.size(); ++t)
+    if (tensors_[t].written && reads.count(tensors_[t].value))
+      updated.push_back(t);
+  return updated;
+}
+
 std::string PointwiseEmitter::scatterKernel(bool wide) {
   const Op &op = *scatter_->scatter;
   const Value &index = *op.operand(1), &src = *op.operand(2);
@@ -176,13 +187,9 @@ std::string PointwiseEmitter::scatterKernel(bool wide) {
                                    mathDType(result.dtype())));
   Coords c = p;
   c[dim] = "tc";
-  std::set<const Value *> reads{&result};
-  for (const Op *chained : scatter_->chain)
-    reads.insert(chained->result());
   std::vector<std::pair<size_t, std::string>> stores;
-  for (size_t t = 0; t < tensors_.size(); ++t)
-    if (tensors_[t].written && reads.count(tensors_[t].value))
-      stores.push_back({t, storedValue(emitter, t, c)});
+  for (size_t t : scatterUpdatedTensors())
+    stores.push_back({t, storedValue(emitter, t, c)});
   const std::string updateBody = emitter.takeBody(6);
 
   std::string s = "extern \"C\" __global__ void __launch_bounds__(" + B + ") " +

@@ -96,17 +96,14 @@ std::string PointwiseEmitter::scatterRowKernel(bool wide) {
       symbols(), "I", false);
   const std::string target = emitter.emit(index, p);
   const std::string indexBody = emitter.takeBody(4);
-  std::set<const Value *> reads{&result};
-  for (const Op *chained : scatter_->chain)
-    reads.insert(chained->result());
+  const std::vector<size_t> updated = scatterUpdatedTensors();
   std::map<size_t, std::vector<std::string>> stores; // tensor -> its lanes' values
   for (int l = 0; l < lanes; ++l) {
     const std::string value = emitter.emit(src, src.isRankZero() ? Coords{} : atLane(p, l));
     emitter.bind(result, cudaConvert(value, src.isLiteral() ? src.dtype() : mathDType(src.dtype()),
                                      mathDType(result.dtype())));
-    for (size_t t = 0; t < tensors_.size(); ++t)
-      if (tensors_[t].written && reads.count(tensors_[t].value))
-        stores[t].push_back(storedValue(emitter, t, atLane(c, l)));
+    for (size_t t : updated)
+      stores[t].push_back(storedValue(emitter, t, atLane(c, l)));
   }
   for (const auto &[t, values] : stores)
     rowVectorTensors_.insert(t);
