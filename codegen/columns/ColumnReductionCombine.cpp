@@ -113,14 +113,17 @@ std::string ColumnReductionEmitter::combineRowPartials(const ColumnVariant &v) {
            " / kl), " + std::to_string(kColumnThreadsX) + " / kl, ys)";
   };
   s += joinThroughShared(v, warps, "    ");
-  std::string store;
-  for (size_t j = 0; j < k_.partials.size(); ++j)
-    store += "        ((" + accType(j) + " *)a.part[" + std::to_string(j) +
-             "])[(I)blockIdx.y * (I)a.cols + out_col] = g" + std::to_string(j) + ";\n";
+  auto store = [&](const std::string &pad) {
+    std::string st;
+    for (size_t j = 0; j < k_.partials.size(); ++j)
+      st += pad + "((" + accType(j) + " *)a.part[" + std::to_string(j) +
+            "])[(I)blockIdx.y * (I)a.cols + out_col] = g" + std::to_string(j) + ";\n";
+    return st;
+  };
   if (v.packed) {
     // The fold synchronizes the block: outside the combining threads' branch.
     s += "    if (combines && a.splits > 1) {\n";
-    s += "      const I out_col = tile * w + tid;\n" + store.substr(2) + "    }\n";
+    s += "      const I out_col = tile * w + tid;\n" + store("      ") + "    }\n";
     // One fold for both ends of a tile, after one split or the last of
     // several (last_split is set only with several): less code to fetch.
     s += lastSplitMerges(v);
@@ -132,7 +135,7 @@ std::string ColumnReductionEmitter::combineRowPartials(const ColumnVariant &v) {
   s += "      if (a.splits == 1) {\n";
   s += finishColumn("out_col", "        ");
   s += "      } else {\n";
-  s += store;
+  s += store("        ");
   s += "      }\n    }\n";
   return s + lastSplitMerges(v);
 }
@@ -199,20 +202,11 @@ std::string ColumnReductionEmitter::packedTailRows(const std::string &pad) {
   s += decompose("out_col", kept_, "col_rest", pad + "  ");
   s += pad + "  for (I row = L * fp; row < RL; ++row) {\n";
   s += decompose("row", k_.grouping.reduced, "row_rest", in);
-  ValueEmitter emitter = newEmitter(false);
-  std::vector<std::string> x;
-  for (const Op *op : k_.rows.reductions)
-    x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), domainCoords())));
-  s += emitter.body(static_cast<int>(in.size()));
-  for (size_t j = 0; j < k_.partials.size(); ++j) {
-    const Op &op = reductionOf(j);
-    const std::string J = std::to_string(j), X = x[k_.partials[j].reduction];
-    if (op.kind() != OpKind::Var)
-      s += in + "g" + J + " = " + reductionCombiner(op.kind()) + "()(g" + J + ", " + X + ");\n";
-    else if (isVarMean(j))
-      s += in + "fuserc_welford_push(g" + J + ", g" + std::to_string(j + 1) + ", " + X +
-           ", fuserc_col_inverse((" + accType(j) + ")(row + 1)));\n";
-  }
+  const AddressedRow row = addressedRow(static_cast<int>(in.size()));
+  s += row.body;
+  s += accumulate(
+      row.x, in, [](size_t j) { return "g" + std::to_string(j); },
+      [&](size_t j) { return "fuserc_col_inverse((" + accType(j) + ")(row + 1))"; });
   s += pad + "  }\n" + pad + "}\n";
   return s;
 }

@@ -189,16 +189,24 @@ bool ColumnReductionEmitter::isVarMean(size_t j) const {
 
 std::string ColumnReductionEmitter::accumulate(const std::vector<std::string> &x,
                                                const std::string &pad) const {
+  return accumulate(
+      x, pad, [](size_t j) { return "q" + std::to_string(j) + "[v]"; },
+      [&](size_t j) { return "inv_" + std::string(dtypeName(k_.partials[j].acc)); });
+}
+
+std::string
+ColumnReductionEmitter::accumulate(const std::vector<std::string> &x, const std::string &pad,
+                                   const std::function<std::string(size_t)> &acc,
+                                   const std::function<std::string(size_t)> &inverse) const {
   std::string s;
   for (size_t j = 0; j < k_.partials.size(); ++j) {
     const Op &op = reductionOf(j);
-    const std::string J = std::to_string(j), X = x[k_.partials[j].reduction];
+    const std::string X = x[k_.partials[j].reduction];
     if (op.kind() != OpKind::Var)
-      s += pad + "q" + J + "[v] = " + reductionCombiner(op.kind()) + "()(q" + J + "[v], " + X +
-           ");\n";
+      s += pad + acc(j) + " = " + reductionCombiner(op.kind()) + "()(" + acc(j) + ", " + X + ");\n";
     else if (isVarMean(j))
-      s += pad + "fuserc_welford_push(q" + J + "[v], q" + std::to_string(j + 1) + "[v], " + X +
-           ", inv_" + std::string(dtypeName(k_.partials[j].acc)) + ");\n";
+      s += pad + "fuserc_welford_push(" + acc(j) + ", " + acc(j + 1) + ", " + X + ", " +
+           inverse(j) + ");\n";
   }
   return s;
 }
@@ -333,18 +341,25 @@ std::string ColumnReductionEmitter::tileKernel(const ColumnVariant &v) {
   return s;
 }
 
+ColumnReductionEmitter::AddressedRow ColumnReductionEmitter::addressedRow(int indent) {
+  ValueEmitter emitter = newEmitter(false);
+  AddressedRow row;
+  for (const Op *op : k_.rows.reductions)
+    row.x.push_back(
+        reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), domainCoords())));
+  row.body = emitter.body(indent);
+  return row;
+}
+
 std::string ColumnReductionEmitter::generalRows() {
   const std::string pad = "        ";
   std::string s = "      for (I row = row_begin + ry; row < row_end; row += ys) {\n";
   s += "        const int v = 0;\n";
   s += decompose("row", k_.grouping.reduced, "row_rest", pad);
-  ValueEmitter emitter = newEmitter(false);
-  std::vector<std::string> x;
-  for (const Op *op : k_.rows.reductions)
-    x.push_back(reductionInputAsAccumulator(*op, emitter.emit(*op->operand(0), domainCoords())));
+  const AddressedRow row = addressedRow(8);
   s += countRow(pad);
-  s += emitter.body(8);
-  s += accumulate(x, pad);
+  s += row.body;
+  s += accumulate(row.x, pad);
   s += "      }\n";
   return s;
 }

@@ -62,6 +62,19 @@ private:
   // The statements folding the values `x` (one per reduction, accumulator
   // typed) into the per-thread accumulators q<j>[v].
   std::string accumulate(const std::vector<std::string> &x, const std::string &pad) const;
+  // The same into the accumulators acc(j), a var's pushes taking inverse(j)
+  // as 1 / (its count with the value).
+  std::string accumulate(const std::vector<std::string> &x, const std::string &pad,
+                         const std::function<std::string(size_t)> &acc,
+                         const std::function<std::string(size_t)> &inverse) const;
+  // The reductions' inputs at the domain coordinates c<d> (general
+  // addressing): the statements computing them and their accumulator-typed
+  // values, one per reduction.
+  struct AddressedRow {
+    std::string body;
+    std::vector<std::string> x;
+  };
+  AddressedRow addressedRow(int indent);
 
   // Per row of a thread (var only): the count and its inverses.
   std::string countRow(const std::string &pad) const;

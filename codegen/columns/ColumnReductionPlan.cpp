@@ -194,14 +194,15 @@ std::string hostLaunch(const ColumnKernel &k) {
          ", adims, " + std::to_string(g.reduced.size()) + ", rdims, " +
          std::to_string(g.innerKept.size()) + ", kdims, a.kcols, " + std::to_string(k.maxVector) +
          ", a.rs, a.ks);\n";
+  // The widest element a lane loads (unpacked, per row).
+  int widest = 1;
+  for (const ColumnTensor &t : k.tensors)
+    if (t.lanes)
+      widest = std::max(widest, dtypeBytes(t.storage));
   if (k.tiled && k.maxVector > 1) {
     s += "    packable = vec ? fuserc_col_pack(" + std::to_string(k.tensors.size()) +
          ", lanes, esize, a.ptr, a.dst, " + std::to_string(g.outerKept.size()) +
          ", adims, a.kcols, a.len, " + std::to_string(k.maxVector) + ", a.rs, a.ks) : 1;\n";
-    int widest = 1; // the widest element a lane loads, unpacked
-    for (const ColumnTensor &t : k.tensors)
-      if (t.lanes)
-        widest = std::max(widest, dtypeBytes(t.storage));
     s += "    if (packable > 1 && fuserc_col_pack_pays(a.cols, a.len, packable, " +
          std::to_string(widest) + "))\n      pack = packable;\n";
     s += "    if (pack > 1)\n      vec = " + std::to_string(k.maxVector) + ";\n";
@@ -220,11 +221,9 @@ std::string hostLaunch(const ColumnKernel &k) {
   }
   s += "    a.lanes = fuserc_col_lanes(a.cols, vec ? vec : 1);\n";
   s += "    a.tiles = (a.cols + a.lanes * (vec ? vec : 1) - 1) / (a.lanes * (vec ? vec : 1));\n";
-  // Bytes a lane loads per row: a vector of the widest tensor it reads.
-  int laneBytes = 4;
-  for (const ColumnTensor &t : k.tensors)
-    if (t.lanes)
-      laneBytes = std::max(laneBytes, dtypeBytes(t.storage));
+  // Bytes a lane loads per row: a vector of the widest tensor it reads,
+  // counted as at least 4.
+  const int laneBytes = std::max(4, widest);
   s += "    fuserc_col_splits(a.tiles, a.len, a.lanes, a.lanes * (vec ? vec : 1), (vec ? vec : 1) "
        "* " +
        std::to_string(laneBytes) + "LL, &a.splits, &a.chunk);\n";
