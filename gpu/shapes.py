@@ -311,12 +311,15 @@ for _fusion in ("scatter_two_per_row", "gather_select_pad", "random_mask"):
     BINDINGS["indexing_pointwise." + _fusion] = BINDINGS["indexing." + _fusion]
     INT_RANGES["indexing_pointwise." + _fusion] = INT_RANGES["indexing." + _fusion]
 
-# scatter.fus: two-pass scatters. Up to 1024 index positions run as one
-# block, more as three launches; K > M (or N) forces duplicate positions.
+# scatter.fus: two-pass scatters. Up to 32 positions per line run in scan
+# mode (up to 2^20 positions in all, unless the index is the same on every
+# line), up to 1024 index positions as one block, more as three launches;
+# K > M (or N) forces duplicate positions.
 for _fusion in ("rows_sigmoid", "in_place_rows", "read_after_in_place"):
     BINDINGS["scatter." + _fusion] = [{"M": 1, "N": 1, "K": 1}, {"M": 7, "N": 13, "K": 20},
                                       {"M": 1000, "N": 1024, "K": 700},
-                                      {"M": 3, "N": 100003, "K": 9}]
+                                      {"M": 3, "N": 100003, "K": 9},
+                                      {"M": 5, "N": 150001, "K": 20}]
     INT_RANGES["scatter." + _fusion] = {"idx": ("0", "M")}
 BINDINGS["scatter.cols_two_outputs"] = [{"M": 1, "N": 1, "K": 3}, {"M": 13, "N": 7, "K": 40},
                                         {"M": 4099, "N": 1000, "K": 64}]
@@ -336,12 +339,14 @@ INT_RANGES["scatter.smaller_index"] = {"idx": ("0", "M")}
 # Rows: N a multiple of 8 runs phase 2 by vectors (scatter_rows8), others
 # by element; K > M repeats rows.
 BINDINGS["scatter.rows_bias_bf16"] = [{"M": 7, "N": 13, "K": 20}, {"M": 1000, "N": 1024, "K": 700},
-                                      {"M": 64, "N": 4096, "K": 16}, {"M": 3, "N": 8, "K": 1000}]
+                                      {"M": 64, "N": 4096, "K": 16}, {"M": 3, "N": 8, "K": 1000},
+                                      {"M": 5, "N": 64, "K": 32}, {"M": 5, "N": 64, "K": 33}]
 INT_RANGES["scatter.rows_bias_bf16"] = {"rows": ("0", "M")}
 BINDINGS["scatter.kv_cache_in_place"] = [{"S": 4096, "H": 8, "D": 128, "K": 1},
                                          {"S": 1024, "H": 8, "D": 128, "K": 16},
                                          {"S": 64, "H": 3, "D": 5, "K": 40},
-                                         {"S": 300, "H": 2, "D": 64, "K": 290}]
+                                         {"S": 300, "H": 2, "D": 64, "K": 290},
+                                         {"S": 9, "H": 2, "D": 64, "K": 31}]
 INT_RANGES["scatter.kv_cache_in_place"] = {"pos": ("0", "S")}
 
 # Cases checked against PyTorch on the GPU instead of the interpreter: more

@@ -330,7 +330,7 @@ std::string entryPointDeclarations(const FusionModel &m) {
     out += "/* Out-of-range indices return " + P +
            "_ERROR_INDEX_OUT_OF_RANGE: launch reads the\n   kernels' index flag back, so it "
            "returns when they are done (it synchronizes `stream`).\n   While `stream` is "
-           "captured into a CUDA graph, the flag is not read. */\n";
+           "captured into a CUDA graph, the flag is neither zeroed nor read. */\n";
   out += wrapCall(P + "_status " + m.fusionPrefix + "_launch", launchParams(m), ";") + "\n";
   return out;
 }

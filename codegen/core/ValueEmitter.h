@@ -106,6 +106,11 @@ public:
   // coordinate: the update pass binds the scatter to its source's element.
   void bind(const Value &value, std::string expression) { bound_[&value] = std::move(expression); }
 
+  // How many variables it has named, and where its names start: a second
+  // emitter whose statements share a scope starts after the first's.
+  int namesUsed() const { return next_; }
+  void startNamesAt(int first) { next_ = first; }
+
   // The statements emitted so far, indented by `indent` spaces.
   std::string body(int indent) const;
   // The same, and forgets them: later statements may use the variables

@@ -63,6 +63,7 @@ private:
   // and the values computed from it.
   std::vector<size_t> scatterUpdatedTensors() const;
   std::string scatterKernel(bool wide);
+  std::string scatterLaterWriter(int firstName, const std::string &pad);
   std::string scatterTarget(const std::string &target, const std::string &report,
                             const std::string &pad) const;
   std::string scatterKernels();

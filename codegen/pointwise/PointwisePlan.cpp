@@ -50,7 +50,8 @@ std::string PointwiseEmitter::workStatement() const {
 
 // The testing hook's alternatives (codegen/core/VariantHook.h): gen,
 // 64-bit indices, vec in place of flat, one element per thread in place
-// of wider vectors; each recomputes the work the grid covers.
+// of wider vectors (each recomputes the work the grid covers); a two-pass
+// scatter's claims in place of its scan mode.
 std::string PointwiseEmitter::forcedVariants() const {
   const std::string work = workStatement();
   const std::string noFlat = flat() ? "flat = 0;\n" : "";
@@ -64,6 +65,8 @@ std::string PointwiseEmitter::forcedVariants() const {
                       "a.f_chunks = a.f_chunks / (a.f_inner / vec) * a.f_inner;\nvec = 1;\n"
                       "fuserc_pw_magic(a.f_inner, &a.f_cpr_mul, &a.f_cpr_shift);\n" +
                           noFlat + work});
+  if (scatter_)
+    forced.push_back({"", "claims_only = 1;\n"});
   return variantHookPick(cx_.base, forced.size(), "  ") + variantHookForce(0, forced, "  ");
 }
 
@@ -87,6 +90,8 @@ std::string PointwiseEmitter::hostLaunch() const {
   s += rvec() ? "  int vec = 0, rvec = 0, wide = 0;\n" : "  int vec = 0, wide = 0;\n";
   if (flat())
     s += "  int flat = 0;\n";
+  if (scatter_)
+    s += "  int claims_only = 0;\n";
   s += "  memset(&a, 0, sizeof a);\n";
   if (segmentChecksIndices(cx_.segment.segment))
     s += indexFlagHostCode();

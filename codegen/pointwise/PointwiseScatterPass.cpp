@@ -14,10 +14,14 @@
 // claim unless they outnumber the positions 16 to 1. When the index is the
 // same on every line (index_copy's expanded rows), claims are one per
 // position along dim, and phases 0 and 1 run over one line. Work is linear in the index's
-// positions, as the fill is in the result's elements.
+// positions, as the fill is in the result's elements. Lines of at most
+// kScanPositions positions (a decode step's KV-cache rows) need no claims:
+// phase 2 alone runs, each position skipped when a later one of its line
+// writes the same target (scan mode, one launch instead of two or three).
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/IndexChecks.h"
+#include "codegen/core/VariantHook.h"
 #include "codegen/pointwise/PointwiseEmitter.h"
 #include "ir/DType.h"
 #include "schedulers/KernelGenerator.h"
@@ -42,6 +46,13 @@ std::string indented(const std::string &text, const std::string &pad) {
 
 // Positions one block runs, all three phases in one launch.
 constexpr int kOneBlockPositions = 1024;
+
+// Scan mode: the most positions along dim a line may have, and, unless the
+// index is the same on every line (its later positions then one cached
+// word per row), the most positions in all: each position reads up to
+// kScanPositions - 1 later ones, which should come from L2.
+constexpr int kScanPositions = 32;
+constexpr long long kScanIndexPositions = 1LL << 20;
 
 // Whether the scatter's index names the same position on every line: a
 // broadcast (expand, broadcast_in_dim) of a tensor of extent 1 in every dim
@@ -132,7 +143,7 @@ std::string PointwiseEmitter::scatterArgsMembers() const {
   const std::string R = std::to_string(kMaxRank);
   return "  long long u_size[" + R + "], u_slot[" + R + "];\n  long long u_numel;\n" +
          "  unsigned u_mul[" + R + "], u_shift[" + R + "];\n  unsigned *u_claim;\n" +
-         "  int u_first, u_last, u_unique;\n";
+         "  int u_first, u_last, u_unique, u_scan;\n";
 }
 
 // Kernel statements from the index's value `target` at position p to the
@@ -152,6 +163,29 @@ std::string PointwiseEmitter::scatterTarget(const std::string &target, const std
          ") {\n" + pad + "  if (" + report + ")\n" + pad + "    fuserc_index_error(" +
          indexFlagInKernel() + ", " + std::to_string(indexCheckCode(op)) + ");\n" + pad +
          "  continue;\n" + pad + "}\n" + pad + "const I tc = (I)tl;\n";
+}
+
+// Scan mode's phase-2 statements (a.u_scan): `continue` when a later
+// position of the line, p with p_dim = j > p_dim, writes the same target, the
+// duplicate rule without claims. The index is emitted at those positions by
+// an emitter of its own, its variables named from `firstName` on.
+std::string PointwiseEmitter::scatterLaterWriter(int firstName, const std::string &pad) {
+  const Op &op = *scatter_->scatter;
+  const size_t dim = static_cast<size_t>(op.attrs().integer("dim"));
+  const std::string D = std::to_string(dim);
+  Coords at;
+  for (size_t d = 0; d < op.operand(1)->rank(); ++d)
+    at.push_back(d == dim ? "j" : "p" + std::to_string(d));
+  ValueEmitter emitter(
+      [&](const Value &v) { return loadsFromTensor(cx_.segment.segment, throughOps_, v); }, *this,
+      symbols(), "I", false);
+  emitter.startNamesAt(firstName);
+  const std::string target = emitter.emit(*op.operand(1), at);
+  const std::string body = emitter.takeBody(static_cast<int>(pad.size()) + 4);
+  return pad + "if (a.u_scan) {\n" + pad + "  bool later = false;\n" + pad + "  for (I j = p" + D +
+         " + 1; j < (I)a.u_size[" + D + "] && !later; ++j) {\n" + body + pad +
+         "    later = (long long)(" + target + ") == tl;\n" + pad + "  }\n" + pad +
+         "  if (later)\n" + pad + "    continue;\n" + pad + "}";
 }
 
 std::vector<size_t> PointwiseEmitter::scatterUpdatedTensors() const {
@@ -202,7 +236,7 @@ std::string PointwiseEmitter::scatterKernel(bool wide) {
   std::iota(dims.begin(), dims.end(), size_t{0});
   s += decomposeLinear(dims, "p", "a.u_size", "a.u", wide, "      ");
   s += indexBody;
-  s += scatterTarget(target, "phase == 1 || a.u_unique", "      ");
+  s += scatterTarget(target, "phase == 1 || a.u_unique || a.u_scan", "      ");
   std::string slot = "0";
   for (size_t d = 0; d < rank; ++d)
     slot += " + " + c[d] + " * (I)a.u_slot[" + std::to_string(d) + "]";
@@ -212,8 +246,9 @@ std::string PointwiseEmitter::scatterKernel(bool wide) {
   s += "      if (phase == 1) {\n        atomicMax(claim, mine);\n        continue;\n      }\n";
   // A launch of its own sees the claims through L1; one block running
   // every phase reads them from L2, past its own L1 lines.
-  s += "      if (!a.u_unique && (a.u_first == a.u_last ? *claim : __ldcg(claim)) != mine)\n"
-       "        continue;\n";
+  s += scatterLaterWriter(emitter.namesUsed(), "      ");
+  s += " else if (!a.u_unique && (a.u_first == a.u_last ? *claim : __ldcg(claim)) != mine) {\n"
+       "        continue;\n      }\n";
   s += updateBody;
   for (const auto &[t, var] : stores) {
     std::string offset = "0";
@@ -234,7 +269,7 @@ std::string PointwiseEmitter::scatterOnlyHostLaunch() const {
   auto sym = [](const std::string &s) { return "sym_" + s; };
   std::string s = "{\n";
   s += "  FUSERC_NAME_" + cx_.base + "_args a;\n";
-  s += "  const char *kernel;\n  int wide;\n";
+  s += "  const char *kernel;\n  int wide, claims_only = 0;\n";
   s += "  memset(&a, 0, sizeof a);\n";
   s += indexFlagHostCode();
   s += hostSymbolAndScalarArguments(symbols(), scalars_);
@@ -248,6 +283,8 @@ std::string PointwiseEmitter::scatterOnlyHostLaunch() const {
     s += hostTensorArguments(t, tensors_[t]);
   s += "  wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
        std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
+  // The testing hook's one alternative: claims in place of scan mode.
+  s += variantHookPick(cx_.base, 1, "  ") + variantHookForce(0, {{"", "claims_only = 1;\n"}}, "  ");
   return s + scatterHostLaunch() + "}\n";
 }
 
@@ -331,9 +368,14 @@ std::string PointwiseEmitter::scatterHostLaunch() const {
   } else {
     phase2 += launch("a", "fuserc_pw_blocks((unsigned long long)a.u_numel, " + B + ")", "");
   }
-  // One position per line: no duplicates, so no claims.
-  s += "    a.u_unique = a.u_size[" + std::to_string(dim) + "] == 1;\n";
-  s += "    if (a.u_unique) {\n" + indented(phase2, "      ") + "    } else ";
+  // One position per line: no duplicates, so no claims; few: scan mode.
+  const std::string along = "a.u_size[" + std::to_string(dim) + "]";
+  s += "    a.u_unique = " + along + " == 1;\n";
+  s += "    a.u_scan = !claims_only && !a.u_unique && " + along +
+       " <= " + std::to_string(kScanPositions) +
+       (lineConstant_ ? "" : " && a.u_numel <= " + std::to_string(kScanIndexPositions) + "LL") +
+       ";\n";
+  s += "    if (a.u_unique || a.u_scan) {\n" + indented(phase2, "      ") + "    } else ";
   s += "if (a.u_numel <= " + one + ") {\n";
   s += "      a.u_first = 0;\n      a.u_last = 2;\n";
   s += launch("a", "1", "      ");
@@ -394,7 +436,11 @@ void PointwiseEmitter::addScatterToPlan(KernelPlan &plan) const {
                     "reach 2^31.";
   const std::string one = std::to_string(kOneBlockPositions), B = std::to_string(kBlock);
   plan.launchGeometry +=
-      "; then the update pass: up to " + one + " index positions one block of " + B +
+      "; then the update pass: one position per line or (scan mode) at most " +
+      std::to_string(kScanPositions) + " per line" +
+      (lineConstant_ ? "" : " and " + std::to_string(kScanIndexPositions) + " in all") +
+      ", phase 2 alone, each position checking the later ones of its line; else up to " + one +
+      " index positions one block of " + B +
       " running its three phases; more: phases 0 and 1 over " +
       (lineConstant_ ? "one line's positions" : "every position") + " (one block up to " + one +
       ", else min(ceil(positions / " + B +

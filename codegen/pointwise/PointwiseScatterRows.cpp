@@ -130,10 +130,11 @@ std::string PointwiseEmitter::scatterRowKernel(bool wide) {
   s += decomposeLinear(dims, "p", "a.u_size", "a.u", wide, "    ");
   s += indexBody;
   // Phase 1 has reported a position out of range, unless there are no
-  // claims (one position per line).
-  s += scatterTarget(target, "a.u_unique", "    ");
-  s += "    if (!a.u_unique && a.u_claim[tc] != (unsigned)p" + std::to_string(dim) +
-       " + 1u)\n      continue;\n";
+  // claims (one position per line, or scan mode).
+  s += scatterTarget(target, "a.u_unique || a.u_scan", "    ");
+  s += scatterLaterWriter(emitter.namesUsed(), "    ");
+  s += " else if (!a.u_unique && a.u_claim[tc] != (unsigned)p" + std::to_string(dim) +
+       " + 1u) {\n      continue;\n    }\n";
   for (const auto &[key, name] : vectors) {
     const auto [t, space] = key;
     const std::string T = cudaStorageType(tensors_[t].storage);

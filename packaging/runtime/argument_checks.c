@@ -379,26 +379,37 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_zero_words(void *p, siz
   return result == CUDA_SUCCESS ? FUSERC_NAME_OK : FUSERC_NAME_cuda_failure(result, "cuMemsetD32Async", NULL);
 }
 
+/* Whether `stream` is being captured into a CUDA graph. */
+static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_stream_capturing(CUstream stream, int *capturing) {
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  CUresult result = cuStreamIsCapturing(stream, &capture);
+  *capturing = result == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE;
+  return result == CUDA_SUCCESS ? FUSERC_NAME_OK : FUSERC_NAME_cuda_failure(result, "cuStreamIsCapturing", NULL);
+}
+
 /* The index flag (codegen/IndexChecks.h), the workspace's first word:
    zeroed before a launch's kernels, read back after them. Reading it waits
    for the kernels: a kernel that failed is reported as a CUDA error. A
    stream being captured into a CUDA graph cannot be waited for: there the
-   flag is not read (the captured kernels still clamp and never fault). */
+   flag is neither zeroed nor read (the captured kernels still clamp and
+   never fault), so a replayed graph holds no node for it. */
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_index_flag_clear(void *workspace, CUstream stream) {
+  int capturing;
+  FUSERC_NAME_status st = FUSERC_NAME_stream_capturing(stream, &capturing);
+  if (st != FUSERC_NAME_OK || capturing)
+    return st;
   return FUSERC_NAME_zero_words(workspace, 1, stream);
 }
 
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_index_flag_read(void *workspace, CUstream stream, int *flag) {
-  const char *call = "cuStreamIsCapturing";
-  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  CUresult result = cuStreamIsCapturing(stream, &capture);
+  const char *call = "cuMemcpyDtoHAsync";
+  int capturing;
+  CUresult result;
+  FUSERC_NAME_status st = FUSERC_NAME_stream_capturing(stream, &capturing);
   *flag = 0;
-  if (result == CUDA_SUCCESS && capture != CU_STREAM_CAPTURE_STATUS_NONE)
-    return FUSERC_NAME_OK;
-  if (result == CUDA_SUCCESS) {
-    call = "cuMemcpyDtoHAsync";
-    result = cuMemcpyDtoHAsync(flag, (CUdeviceptr)(uintptr_t)workspace, sizeof *flag, stream);
-  }
+  if (st != FUSERC_NAME_OK || capturing)
+    return st;
+  result = cuMemcpyDtoHAsync(flag, (CUdeviceptr)(uintptr_t)workspace, sizeof *flag, stream);
   if (result == CUDA_SUCCESS) {
     call = "cuStreamSynchronize";
     result = cuStreamSynchronize(stream);
