@@ -182,10 +182,12 @@ std::string PointwiseEmitter::scatterLaterWriter(int firstName, const std::strin
   emitter.startNamesAt(firstName);
   const std::string target = emitter.emit(*op.operand(1), at);
   const std::string body = emitter.takeBody(static_cast<int>(pad.size()) + 4);
-  return pad + "if (a.u_scan) {\n" + pad + "  bool later = false;\n" + pad + "  for (I j = p" + D +
-         " + 1; j < (I)a.u_size[" + D + "] && !later; ++j) {\n" + body + pad +
-         "    later = (long long)(" + target + ") == tl;\n" + pad + "  }\n" + pad +
-         "  if (later)\n" + pad + "    continue;\n" + pad + "}";
+  // No early exit: the later positions' loads are independent, in flight
+  // together.
+  return pad + "if (a.u_scan) {\n" + pad + "  bool later = false;\n" + pad +
+         "  #pragma unroll 4\n" + pad + "  for (I j = p" + D + " + 1; j < (I)a.u_size[" + D +
+         "]; ++j) {\n" + body + pad + "    later |= (long long)(" + target + ") == tl;\n" + pad +
+         "  }\n" + pad + "  if (later)\n" + pad + "    continue;\n" + pad + "}";
 }
 
 std::vector<size_t> PointwiseEmitter::scatterUpdatedTensors() const {

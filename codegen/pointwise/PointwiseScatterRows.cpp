@@ -128,6 +128,22 @@ std::string PointwiseEmitter::scatterRowKernel(bool wide) {
   std::vector<size_t> dims(rank);
   std::iota(dims.begin(), dims.end(), size_t{0});
   s += decomposeLinear(dims, "p", "a.u_size", "a.u", wide, "    ");
+  // Vectors at the position's own coordinates (the source) load before its
+  // index, so that the two loads are in flight together.
+  auto loadVectors = [&](char which) {
+    std::string loads;
+    for (const auto &[key, name] : vectors) {
+      const auto [t, space] = key;
+      if (space != which)
+        continue;
+      const std::string T = cudaStorageType(tensors_[t].storage);
+      loads += "    __align__(16) " + T + " " + name + "[" + V + "];\n";
+      loads += "    *(" + bytes(t) + " *)" + name + " = *(const " + bytes(t) + " *)((const " + T +
+               " *)a.ptr[" + std::to_string(t) + "] + " + offset(t, space == 'p' ? p : c) + ");\n";
+    }
+    return loads;
+  };
+  s += loadVectors('p');
   s += indexBody;
   // Phase 1 has reported a position out of range, unless there are no
   // claims (one position per line, or scan mode).
@@ -135,13 +151,7 @@ std::string PointwiseEmitter::scatterRowKernel(bool wide) {
   s += scatterLaterWriter(emitter.namesUsed(), "    ");
   s += " else if (!a.u_unique && a.u_claim[tc] != (unsigned)p" + std::to_string(dim) +
        " + 1u) {\n      continue;\n    }\n";
-  for (const auto &[key, name] : vectors) {
-    const auto [t, space] = key;
-    const std::string T = cudaStorageType(tensors_[t].storage);
-    s += "    __align__(16) " + T + " " + name + "[" + V + "];\n";
-    s += "    *(" + bytes(t) + " *)" + name + " = *(const " + bytes(t) + " *)((const " + T +
-         " *)a.ptr[" + std::to_string(t) + "] + " + offset(t, space == 'p' ? p : c) + ");\n";
-  }
+  s += loadVectors('c');
   s += laneBody;
   for (const auto &[t, values] : stores) {
     const std::string T = cudaStorageType(tensors_[t].storage), w = "w" + std::to_string(t);
