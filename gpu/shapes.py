@@ -340,7 +340,8 @@ INT_RANGES["scatter.smaller_index"] = {"idx": ("0", "M")}
 # by element; K > M repeats rows.
 BINDINGS["scatter.rows_bias_bf16"] = [{"M": 7, "N": 13, "K": 20}, {"M": 1000, "N": 1024, "K": 700},
                                       {"M": 64, "N": 4096, "K": 16}, {"M": 3, "N": 8, "K": 1000},
-                                      {"M": 5, "N": 64, "K": 32}, {"M": 5, "N": 64, "K": 33}]
+                                      {"M": 5, "N": 64, "K": 32}, {"M": 5, "N": 64, "K": 33},
+                                      {"M": 9, "N": 24, "K": 64}, {"M": 9, "N": 24, "K": 65}]
 INT_RANGES["scatter.rows_bias_bf16"] = {"rows": ("0", "M")}
 BINDINGS["scatter.kv_cache_in_place"] = [{"S": 4096, "H": 8, "D": 128, "K": 1},
                                          {"S": 1024, "H": 8, "D": 128, "K": 16},
