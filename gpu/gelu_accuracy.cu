@@ -32,27 +32,15 @@ __global__ void sweep(uint32_t base) {
     atomicMax(&worst_bits[k], key);
   }
 }
+// K: 0 the prelude's form, 1 the erfcf form, 2 torch's form, 3 no gelu.
+template <int K> __device__ float gelu_form(float a) {
+  return K == 0 ? fuserc_gelu_none(a) : K == 1 ? gelu_erfc(a) : K == 2 ? gelu_erf(a) : a;
+}
 template <int K>
 __global__ void bias_gelu(const __half2 *x, const __half2 *b, __half2 *y, int n, int nb) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    float2 v = __half22float2(x[i]), w = __half22float2(b[i % nb]);
-    v.x += w.x;
-    v.y += w.y;
-    if (K == 0) {
-      v.x = fuserc_gelu_none(v.x);
-      v.y = fuserc_gelu_none(v.y);
-    }
-    if (K == 1) {
-      v.x = gelu_erfc(v.x);
-      v.y = gelu_erfc(v.y);
-    }
-    if (K == 2) {
-      v.x = gelu_erf(v.x);
-      v.y = gelu_erf(v.y);
-    }
-    if (K == 3) {
-    }
-    y[i] = __float22half2_rn(v);
+    const float2 v = __half22float2(x[i]), w = __half22float2(b[i % nb]);
+    y[i] = __floats2half2_rn(gelu_form<K>(v.x + w.x), gelu_form<K>(v.y + w.y));
   }
 }
 __global__ void fill(__half2 *x, int n) {

@@ -9,6 +9,7 @@
 #include "codegen/core/KernelContext.h"
 #include "codegen/core/KernelTensors.h"
 #include "codegen/core/ValueEmitter.h"
+#include "codegen/core/VariantHook.h"
 #include "codegen/pointwise/PointwiseResizeVariant.h"
 #include "schedulers/KernelPlan.h"
 #include "schedulers/TwoPassScatter.h"
@@ -70,6 +71,8 @@ private:
   std::string scatterArgsMembers() const;
   std::string scatterHostLaunch() const;
   std::string scatterOnlyHostLaunch() const;
+  // The testing hook's alternative that runs claims where scan mode would.
+  static ForcedVariant scatterClaimsAlternative() { return {"", "claims_only = 1;\n"}; }
   // Phase 2 by vectors of a row (PointwiseScatterRows.cpp).
   int scatterRowLanes() const;
   std::string scatterRowKernel(bool wide);

@@ -66,7 +66,7 @@ std::string PointwiseEmitter::forcedVariants() const {
                       "fuserc_pw_magic(a.f_inner, &a.f_cpr_mul, &a.f_cpr_shift);\n" +
                           noFlat + work});
   if (scatter_)
-    forced.push_back({"", "claims_only = 1;\n"});
+    forced.push_back(scatterClaimsAlternative());
   return variantHookPick(cx_.base, forced.size(), "  ") + variantHookForce(0, forced, "  ");
 }
 

@@ -286,7 +286,7 @@ std::string PointwiseEmitter::scatterOnlyHostLaunch() const {
   s += "  wide = !fuserc_pw_fits32(" + std::to_string(tensors_.size()) + ", " +
        std::to_string(rank_) + ", a.size, a.st, a.numel);\n";
   // The testing hook's one alternative: claims in place of scan mode.
-  s += variantHookPick(cx_.base, 1, "  ") + variantHookForce(0, {{"", "claims_only = 1;\n"}}, "  ");
+  s += variantHookPick(cx_.base, 1, "  ") + variantHookForce(0, {scatterClaimsAlternative()}, "  ");
   return s + scatterHostLaunch() + "}\n";
 }
 
