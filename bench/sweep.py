@@ -143,6 +143,8 @@ TORCH = {
     "two_layouts_bf16": _two_layouts,
     "pad_add_f32": lambda x, z: F.pad(x, (1, 3)) + z,
     "bias_gelu_f16": lambda x, b: F.gelu(x + b),
+    "logits_bias_bf16": lambda x, b: x + b,
+    "rgb_normalize_f32": lambda x, mean, inv_std: (x - mean) * inv_std,
     "rope_permuted_bf16": _rope_permuted,
     "residual_rmsnorm_bf16": _residual_rmsnorm,
     "scatter_rows_sigmoid_f32": lambda x, idx, src: torch.scatter(x, 0, idx, src).sigmoid(),
@@ -232,7 +234,14 @@ def _kernels(fusion):
                         (65536, 1024, 60000)):
             yield {"M": m, "N": n, "K": k}
         return
+    if fusion == "rgb_normalize_f32":
+        # Images of 3 channels, channels last: 1, 16 and 64 of 512 x 512.
+        for m in (2**18, 2**22, 2**24):
+            yield {"M": m}
+        return
     shapes = {"pad_add_f32": ((65536, 1000), (4096, 4093), (64, 1000)),
+              "logits_bias_bf16": ((8192, 50257), (16, 50257), (1, 50257), (4096, 4093),
+                                   (8192, 4096)),
               "bias_gelu_f16": ((8192, 4096), (4096, 11008), (64, 4096))}
     for m, n in shapes.get(fusion, ((16, 4096), (4096, 4096), (16384, 4096), (2048, 8192))):
         yield {"M": m, "N": n}
@@ -259,6 +268,7 @@ CLASSES = {
               _views),
     "kernels": ({f: "kernels.fus" for f in ("rmsnorm_bwd_bf16", "sum_expanded_f32",
                                             "two_layouts_bf16", "pad_add_f32", "bias_gelu_f16",
+                                            "logits_bias_bf16", "rgb_normalize_f32",
                                             "rope_permuted_bf16", "residual_rmsnorm_bf16",
                                             "scatter_rows_sigmoid_f32", "index_copy_rows_bf16",
                                             "scatter_flat_f32", "kv_cache_update_bf16")},

@@ -205,6 +205,16 @@ BINDINGS.update({
 _ROPE_BHS = [{"B": 1, "H": 1, "S": 1}, {"B": 1, "H": 1, "S": 7}, {"B": 2, "H": 3, "S": 13},
              {"B": 1, "H": 2, "S": 101}]
 BINDINGS.update({
+    # straddle.fus: odd inner extents (svec), tails of 1 to V - 1 elements,
+    # multiples of the vector (vec, rvec), and about 10^6 elements.
+    "straddle": [{"M": 1, "N": 1}, {"M": 2, "N": 7}, {"M": 7, "N": 13}, {"M": 3, "N": 4093},
+                 {"M": 5, "N": 50257}, {"M": 64, "N": 1000}, {"M": 19, "N": 50257},
+                 {"M": 1000, "N": 1001}],
+    "straddle.rgb_normalize": [{"M": 1}, {"M": 2}, {"M": 5}, {"M": 8}, {"M": 1001},
+                               {"M": 262147}],
+    "straddle.carry_rank3": [{"A": 1, "B": 1, "C": 1}, {"A": 2, "B": 3, "C": 3},
+                             {"A": 3, "B": 5, "C": 1}, {"A": 7, "B": 13, "C": 5},
+                             {"A": 4, "B": 8, "C": 16}, {"A": 33, "B": 101, "C": 129}],
     "resize.rope_f32": _ROPE_BHS,
     "resize.rope_f16_scaled": _ROPE_BHS,
     "resize.rotate_512": [{"M": 1, "N": 1024}, {"M": 7, "N": 517}, {"M": 3, "N": 1000},
@@ -378,6 +388,8 @@ FUSERC_OPTIONS = {
     "indexing_pointwise": ["--schedulers", "alias,pointwise"],
     # resize.fus tests the pointwise generator's resize variants.
     "resize": ["--schedulers", "alias,pointwise"],
+    # straddle.fus: the permuted operand in a pointwise kernel, not a tile.
+    "straddle": ["--schedulers", "alias,pointwise"],
     # plugin_f32.fus: kernels of the example plugin's own generator
     # ({fuserc_dir}: where fuserc is; scripts/build-device-tools.sh puts the
     # plugin beside it).

@@ -44,6 +44,8 @@ EmittedKernel PointwiseEmitter::run() {
                                          scatter_ ? scatter_->scatter : nullptr},
                     vmax_);
 
+  planStraddle();
+
   EmittedKernel out;
   // Small reductions combine their elements with the reduction combiners.
   if (std::any_of(ops.begin(), ops.end(), [](const Op *op) { return isSmallReduction(*op); }))
@@ -65,6 +67,9 @@ EmittedKernel PointwiseEmitter::run() {
   }
   if (rvec())
     out.source += resize_->source();
+  if (straddle())
+    for (bool wide : {false, true})
+      out.source += straddleKernel(wide);
   for (bool wide : {false, true})
     out.source += generalKernel(wide);
   if (scatter_)
@@ -77,6 +82,8 @@ InputRead PointwiseEmitter::read(const Value &input, const Coords &coords) {
   if (input.isScalarInput())
     return scalarArgRead(scalars_, input);
   size_t t = tensorIndex(input, false);
+  if (straddling_ && straddleVectors_.count(t) && ownCoordinates(coords))
+    return InputRead::lane("t" + std::to_string(t) + "_l", "j", vmax_, tensors_[t].storage);
   if (lanes_)
     return InputRead::lane("t" + std::to_string(t) + "_l[j]", "v", lanes_, tensors_[t].storage);
   std::string offset = "0";
@@ -87,8 +94,21 @@ InputRead PointwiseEmitter::read(const Value &input, const Coords &coords) {
                          std::to_string(t) + "])[" + offset + "]");
 }
 
+// Whether `coords` are the thread's own coordinates c0, c1, ...
+bool PointwiseEmitter::ownCoordinates(const Coords &coords) const {
+  if (coords.size() != rank_)
+    return false;
+  for (size_t d = 0; d < rank_; ++d)
+    if (coords[d] != "c" + std::to_string(d))
+      return false;
+  return true;
+}
+
 // Whether the rvec variants exist (segments that need coordinates).
 bool PointwiseEmitter::rvec() const { return resize_ && resize_->available(); }
+
+// Whether the svec variants exist (PointwiseStraddleVariant.cpp).
+bool PointwiseEmitter::straddle() const { return !straddleVectors_.empty(); }
 
 // Whether the flat variant exists: vectors, and every tensor of the
 // reference's shape (a broadcast input would need the collapsed dims).
@@ -305,6 +325,16 @@ std::string PointwiseEmitter::decomposeLinear(const std::vector<size_t> &dims,
   return s;
 }
 
+// Tensor t's element at the coordinates c0, c1, ... (an lvalue).
+std::string PointwiseEmitter::ownElement(size_t t) const {
+  std::string offset = "0";
+  for (size_t d = 0; d < rank_; ++d)
+    offset += " + c" + std::to_string(d) + " * (I)a.st[" + std::to_string(t) + "][" +
+              std::to_string(d) + "]";
+  return "((" + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" + std::to_string(t) + "])[" +
+         offset + "]";
+}
+
 std::string PointwiseEmitter::generalKernel(bool wide) {
   Coords coords;
   for (size_t d = 0; d < rank_; ++d)
@@ -328,14 +358,8 @@ std::string PointwiseEmitter::generalKernel(bool wide) {
   s += decomposeLinear(std::vector<size_t>(order_.begin(), order_.end()), "c", "a.size", "a.g",
                        wide, "    ");
   s += emitter.body(4);
-  for (const auto &[t, var] : stores) {
-    std::string offset = "0";
-    for (size_t d = 0; d < rank_; ++d)
-      offset += " + c" + std::to_string(d) + " * (I)a.st[" + std::to_string(t) + "][" +
-                std::to_string(d) + "]";
-    s += "    ((" + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" + std::to_string(t) + "])[" +
-         offset + "] = " + var + ";\n";
-  }
+  for (const auto &[t, var] : stores)
+    s += "    " + ownElement(t) + " = " + var + ";\n";
   s += "  }\n}\n\n";
   return s;
 }

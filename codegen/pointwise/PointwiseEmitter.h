@@ -1,7 +1,8 @@
 // Internal to the pointwise generator (PointwiseKernel.h): the emitter that
 // writes a segment's kernels. PointwiseEmitter.cpp collects the segment's
 // tensors, decides which variants exist and writes the vec<V>, flat<V> and
-// gen kernels (the rvec<V> ones come from PointwiseResizeVariant.h);
+// gen kernels (the rvec<V> ones come from PointwiseResizeVariant.h, the
+// svec<V> ones from PointwiseStraddleVariant.cpp);
 // PointwisePlan.cpp writes the argument struct, the host launch block that
 // picks a variant, and the plan.
 #pragma once
@@ -49,6 +50,16 @@ private:
   std::string indexTypedef(bool wide) const;
   std::string fastKernel(int vector, bool wide, bool dense);
   std::string generalKernel(bool wide);
+  std::string ownElement(size_t t) const;
+  bool ownCoordinates(const Coords &coords) const;
+
+  // svec<V>: vectors of the iteration that may straddle rows
+  // (PointwiseStraddleVariant.cpp).
+  bool straddle() const;
+  void planStraddle();
+  std::string straddleStep(const std::string &pad) const;
+  std::string straddleKernel(bool wide);
+  std::string straddleHostSelect() const;
   static std::string decomposeLinear(const std::vector<size_t> &dims, const std::string &name,
                                      const std::string &sizes, const std::string &magic, bool wide,
                                      const std::string &pad);
@@ -105,6 +116,8 @@ private:
   bool lineConstant_ = false;                 // its index is the same on every line
   bool fillIsIdentity_ = false;               // it updates its background in place
   std::set<size_t> rowVectorTensors_;         // moved by vector in its row variant
+  std::set<size_t> straddleVectors_;          // svec: the tensors moved by vector
+  bool straddling_ = false;                   // emitting svec's lanes
 };
 
 } // namespace fuserc::pointwise

@@ -20,6 +20,10 @@
 //                   vector, resizes decided per vector; when shifts,
 //                   extents, strides and pointers allow it (see
 //                   PointwiseResizeVariant.h);
+//   svec<V>_i32/i64 in place of vec1 and gen: V consecutive elements of
+//                   the iteration per thread, across rows (odd inner
+//                   extents); tensors dense in its order by vector, the
+//                   others per lane (PointwiseStraddleVariant.cpp);
 //   gen_i32/i64     any segment: one element per thread, coordinates from
 //                   the linear index, every value indexed consumer-first.
 //

@@ -43,9 +43,13 @@ std::string PointwiseEmitter::argsStruct(const std::string &prefix) const {
 // The grid's work items: vectors of the resize variant, chunks of the
 // vector variants, else elements.
 std::string PointwiseEmitter::workStatement() const {
-  return rvec() ? "work = (unsigned long long)(rvec ? a.numel / " +
+  const std::string svec = straddle() ? "svec ? (unsigned long long)((a.numel + " +
+                                            std::to_string(vmax_ - 1) + ") / " +
+                                            std::to_string(vmax_) + ") : "
+                                      : "";
+  return rvec() ? "work = " + svec + "(unsigned long long)(rvec ? a.numel / " +
                       std::to_string(resize_->lanes()) + " : a.numel);\n"
-                : "work = (unsigned long long)(vec ? a.f_chunks : a.numel);\n";
+                : "work = " + svec + "(unsigned long long)(vec ? a.f_chunks : a.numel);\n";
 }
 
 // The testing hook's alternatives (codegen/core/VariantHook.h): gen,
@@ -55,9 +59,11 @@ std::string PointwiseEmitter::workStatement() const {
 std::string PointwiseEmitter::forcedVariants() const {
   const std::string work = workStatement();
   const std::string noFlat = flat() ? "flat = 0;\n" : "";
-  std::vector<ForcedVariant> forced{
-      {"", "vec = 0;\n" + std::string(rvec() ? "rvec = 0;\n" : "") + noFlat + work},
-      {"", "wide = 1;\n"}};
+  std::vector<ForcedVariant> forced{{"", "vec = 0;\n" + std::string(rvec() ? "rvec = 0;\n" : "") +
+                                             (straddle() ? "svec = 0;\n" : "") + noFlat + work},
+                                    {"", "wide = 1;\n"}};
+  if (straddle())
+    forced.push_back({"svec_ok", "svec = 1;\n" + work});
   if (flat())
     forced.push_back({"flat", noFlat});
   if (fast_ && vmax_ > 1)
@@ -90,6 +96,8 @@ std::string PointwiseEmitter::hostLaunch() const {
   s += rvec() ? "  int vec = 0, rvec = 0, wide = 0;\n" : "  int vec = 0, wide = 0;\n";
   if (flat())
     s += "  int flat = 0;\n";
+  if (straddle())
+    s += "  int svec = 0, svec_ok = 0;\n";
   if (scatter_)
     s += "  int claims_only = 0;\n";
   s += "  memset(&a, 0, sizeof a);\n";
@@ -143,6 +151,12 @@ std::string PointwiseEmitter::hostLaunch() const {
   s += "  }\n";
   if (rvec())
     s += resize_->hostSelect();
+  if (straddle()) {
+    // svec in place of vec1 and gen.
+    s += straddleHostSelect();
+    s +=
+        "  svec = svec_ok && vec != " + std::to_string(vmax_) + (rvec() ? " && !rvec" : "") + ";\n";
+  }
   for (size_t d = 0; d < rank_; ++d)
     s += "  fuserc_pw_magic(a.size[" + std::to_string(d) + "], &a.g_mul[" + std::to_string(d) +
          "], &a.g_shift[" + std::to_string(d) + "]);\n";
@@ -150,6 +164,9 @@ std::string PointwiseEmitter::hostLaunch() const {
        ", a.size, a.st, a.numel);\n";
   s += "  " + workStatement();
   std::string choose;
+  if (straddle())
+    choose += "svec ? (wide ? \"" + kernelName("svec" + std::to_string(vmax_), true) + "\" : \"" +
+              kernelName("svec" + std::to_string(vmax_), false) + "\") : ";
   if (flat()) {
     s += "  if (vec == " + std::to_string(vmax_) + " && a.f_nouter == 0) {\n";
     if (!scatter_)
@@ -218,7 +235,7 @@ void PointwiseEmitter::fillPlan(KernelPlan &plan) const {
   plan.parameters.insert(plan.parameters.end(),
                          {{"block", int64_t{kBlock}},
                           {"vectors_per_thread", int64_t{fast_ ? kUnroll : 1}},
-                          {"max_vector", int64_t{fast_ || rvec() ? vmax_ : 1}}});
+                          {"max_vector", int64_t{fast_ || rvec() || straddle() ? vmax_ : 1}}});
   if (fast_)
     for (int v : vectorWidths())
       for (bool wide : {false, true})
@@ -237,11 +254,27 @@ void PointwiseEmitter::fillPlan(KernelPlan &plan) const {
   if (rvec())
     for (bool wide : {false, true})
       plan.variants.push_back({resize_->kernelName(wide), resize_->description(wide)});
+  if (straddle())
+    for (bool wide : {false, true})
+      plan.variants.push_back(
+          {kernelName("svec" + std::to_string(vmax_), wide),
+           std::to_string(vmax_) +
+               " consecutive elements of the iteration per thread, across rows: tensors dense "
+               "in its order by vector, the others per lane, " +
+               (wide ? "64" : "32") + "-bit indices"});
   for (bool wide : {false, true})
     plan.variants.push_back(
         {kernelName("gen", wide), std::string("one element per thread, coordinates from the "
                                               "linear index, ") +
                                       (wide ? "64" : "32") + "-bit indices"});
+  std::string svecRule;
+  if (straddle()) {
+    svecRule = std::string("; svec") + std::to_string(vmax_) + " instead of " +
+               (fast_ ? "vec1 and gen" : "gen") + " when every tensor it moves by vector (";
+    for (size_t t : straddleVectors_)
+      svecRule += (t == *straddleVectors_.begin() ? "" : ", ") + tensors_[t].what;
+    svecRule += ") is dense in the iteration order and aligned to its vector";
+  }
   plan.selection =
       fast_ ? "dims contiguous in every tensor are collapsed; when every tensor then has "
               "stride 0 or 1 on the innermost dim, a vec variant runs, with " +
@@ -252,15 +285,16 @@ void PointwiseEmitter::fillPlan(KernelPlan &plan) const {
                                 " instead when that leaves one dim and every tensor has "
                                 "stride 1 on it"
                           : std::string()) +
+                  svecRule +
                   "; otherwise gen. i32 when every index and offset is below 2^31, else i64."
-      : rvec() ? resize_->selection() +
+      : rvec() ? resize_->selection() + svecRule +
                      "; otherwise gen. i32 when every index and offset is below 2^31, else i64."
-               : "gen always" +
+               : std::string(straddle() ? "gen" : "gen always") +
                      (resize_ ? " (no rvec variant: " + resize_->refusal() + ")" : std::string()) +
-                     "; i32 when every index and offset is below 2^31, else i64.";
+                     svecRule + "; i32 when every index and offset is below 2^31, else i64.";
   plan.launchGeometry = "block " + std::to_string(kBlock) + "; grid min(ceil(vectors / " +
                         std::to_string(kBlock * kUnroll) + "), 1048576) (" +
-                        (rvec() ? "rvec" : "vec") +
+                        (rvec() ? "rvec" : "vec") + (straddle() ? ", svec" : "") +
                         ") or min(ceil("
                         "elements / " +
                         std::to_string(kBlock) + "), 1048576) (gen), with a grid-stride loop";

@@ -5,6 +5,7 @@
 #include "codegen/core/CudaTypes.h"
 #include "codegen/core/ElementwiseCode.h"
 #include "codegen/core/LaneValueEmitter.h"
+#include "codegen/pointwise/PointwiseDenseTensors.h"
 #include "ir/DType.h"
 #include "schedulers/KernelGenerator.h"
 
@@ -139,17 +140,6 @@ private:
   bool usedLinear_ = false;
 };
 
-// Whether tensor `kt` is, by its declaration, dense in `order` with the
-// shape of `ref` (the launch checks its strides again).
-bool denseInOrder(const KernelTensor &kt, const Value &ref, const Layout &order,
-                  const FusionAnalysis &analysis) {
-  const Value &v = *kt.value;
-  if (v.shape() != ref.shape() || !analysis.isDense(v))
-    return false;
-  Layout layout = v.isInput() ? v.layout() : analysis.storedLayout(v);
-  return layout == order;
-}
-
 std::string hostSymbol(const std::string &s) { return "sym_" + s; }
 
 } // namespace
@@ -172,7 +162,7 @@ ResizeVectorVariant::ResizeVectorVariant(const PointwiseKernelShape &shape, int 
   if (!rest)
     multiples_.push_back({innerExtent, "the innermost extent of " + shape.analysis.name(ref)});
   for (size_t t = 0; t < shape.tensors.size(); ++t)
-    if (denseInOrder(shape.tensors[t], ref, shape.order, shape.analysis))
+    if (pointwise::denseInOrder(shape.tensors[t], ref, shape.order, shape.analysis))
       linear_.insert(t);
   try {
     // A first emission (the i64 kernel: its emission changes nothing else)
@@ -355,32 +345,8 @@ std::string ResizeVectorVariant::hostSelect() const {
     }
     s += "  if (" + bad + ")  /* " + kt.what + " */\n    rvec = 0;\n";
   }
-  if (!linear_.empty()) {
-    // Tensors addressed by the linear index: dense in the iteration order.
-    const size_t rank = kernel_.reference.rank();
-    const std::string R = std::to_string(rank);
-    s += "  {\n    long long dense[" + R + "];\n";
-    for (size_t k = rank; k-- > 0;) {
-      const std::string d = std::to_string(kernel_.order[k]);
-      s += "    dense[" + d + "] = " +
-           (k + 1 == rank ? std::string("1")
-                          : "dense[" + std::to_string(kernel_.order[k + 1]) + "] * a.size[" +
-                                std::to_string(kernel_.order[k + 1]) + "]") +
-           ";\n";
-    }
-    for (size_t t : linear_) {
-      const std::string ts = std::to_string(t);
-      std::string bad;
-      for (size_t d = 0; d < rank; ++d) {
-        const std::string ds = std::to_string(d);
-        bad += std::string(d ? " ||\n        " : "") + "(a.size[" + ds + "] != 1 && a.st[" + ts +
-               "][" + ds + "] != dense[" + ds + "])";
-      }
-      s += "    if (" + bad + ")  /* " + kernel_.tensors[t].what +
-           ": dense in the iteration order */\n      rvec = 0;\n";
-    }
-    s += "  }\n";
-  }
+  // Tensors addressed by the linear index: dense in the iteration order.
+  s += pointwise::denseInOrderHostCheck(kernel_.tensors, linear_, kernel_.order, "rvec");
   s += "  if (rvec)\n";
   s += "    fuserc_pw_magic(a.size[" + std::to_string(inner_) + "] / " + V +
        ", &a.rv_mul, &a.rv_shift);\n";

@@ -11,7 +11,8 @@
 // runs it when, in addition, the reference's innermost extent and every
 // symbolic shift are multiples of V, and every tensor read or written by
 // vector has stride 1 along the lane dim, other strides multiples of V and
-// an address aligned to the vector. Otherwise the launch falls back to gen.
+// an address aligned to the vector. Otherwise the launch falls back to svec
+// (PointwiseStraddleVariant.cpp) or gen.
 #pragma once
 
 #include "codegen/core/KernelTensors.h"

@@ -36,6 +36,7 @@ TEST(PointwiseCodegen, ChannelsLastBenchCaseCompilesWithVectorVariants) {
   EXPECT_EQ(test::variantSymbols(k),
             (std::vector<std::string>{"bias_relu_nhwc_k0_vec1_i32", "bias_relu_nhwc_k0_vec1_i64",
                                       "bias_relu_nhwc_k0_vec8_i32", "bias_relu_nhwc_k0_vec8_i64",
+                                      "bias_relu_nhwc_k0_svec8_i32", "bias_relu_nhwc_k0_svec8_i64",
                                       "bias_relu_nhwc_k0_gen_i32", "bias_relu_nhwc_k0_gen_i64"}));
   EXPECT_NE(k.hostLaunch.find("fuserc_pw_plan"), std::string::npos);
 }
@@ -100,7 +101,7 @@ TEST(PointwiseCodegen, IntegerArithmeticWrapsWithoutSignedOverflow) {
   EXPECT_NE(g.source.find("float v10 = (v9 + v9);"), std::string::npos) << g.source;
 }
 
-TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
+TEST(PointwiseCodegen, IndexTransformsUseOnlyVariantsWithCoordinatesPerElement) {
   Generated g = generate(
       "fusion f {\n"
       "  input q: bf16[B, S, 8]\n"
@@ -119,8 +120,72 @@ TEST(PointwiseCodegen, IndexTransformsUseTheGeneralVariantOnly) {
       {"alias", "pointwise"});
   expectCompiles(g);
   ASSERT_EQ(g.code.size(), 1u);
+  // gen, and svec: vectors of the output, every other read per lane.
   for (const KernelVariant &v : g.code[0].kernels[0].variants)
-    EXPECT_NE(v.symbol.find("_gen_"), std::string::npos) << v.symbol;
+    EXPECT_TRUE(v.symbol.find("_gen_") != std::string::npos ||
+                v.symbol.find("_svec4_") != std::string::npos)
+        << v.symbol;
+}
+
+// An inner extent no multiple of the vector (a vocabulary of 50257): svec,
+// 8 bf16 of the iteration per thread across rows, x and y by vector at the
+// linear index, the bias per lane at the lane's column, which steps and
+// carries into the row; the last numel % 8 elements one per thread, in
+// the threads past the last vector.
+TEST(PointwiseCodegen, OddInnerExtentsGetVectorsAcrossRows) {
+  Generated g = generate("fusion f {\n"
+                         "  input x: bf16[M, N]\n"
+                         "  input b: bf16[N]\n"
+                         "  y = add(x, b)\n"
+                         "  output y\n"
+                         "}\n");
+  expectCompiles(g);
+  const KernelPlan &k = g.code[0].kernels[0];
+  const std::vector<std::string> names = test::variantSymbols(k);
+  EXPECT_NE(std::find(names.begin(), names.end(), "f_k0_svec8_i32"), names.end());
+  const size_t at = g.source.find("f_k0_svec8_i32(");
+  ASSERT_NE(at, std::string::npos);
+  const std::string body = g.source.substr(at, g.source.find("\n}\n", at) - at);
+  EXPECT_NE(body.find("*(fuserc_bytes16 *)t0_l = *(const fuserc_bytes16 *)((const __nv_bfloat16 "
+                      "*)a.ptr[0] + lin);"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("fuserc_load(((const __nv_bfloat16 *)a.ptr[1])[0 + c1 * (I)a.st[1][0]])"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("if (++c1 == (I)a.size[1]) {\n        c1 = 0;\n        ++c0;\n      }"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("__stcs((fuserc_bytes16 *)((__nv_bfloat16 *)a.ptr[2] + lin)"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("I j = (I)blockIdx.x * 256 + (I)threadIdx.x - vectors % total;"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("if ((long long)j < a.numel - (long long)vectors * 8) {"), std::string::npos);
+  // Picked where vec8 cannot run, when x and y are aligned and dense.
+  EXPECT_NE(
+      k.hostLaunch.find("if ((uintptr_t)a.ptr[0] % 16 != 0)  /* input x */\n    svec_ok = 0;"),
+      std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("input x: dense in the iteration order */\n      svec_ok = 0;"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("svec = svec_ok && vec != 8;"), std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("work = svec ? (unsigned long long)((a.numel + 7) / 8) :"),
+            std::string::npos);
+}
+
+// Segments with a two-pass scatter keep their fill's variants: no svec.
+TEST(PointwiseCodegen, ScatterFillsHaveNoVectorsAcrossRows) {
+  Generated g = generate("fusion f {\n"
+                         "  input x: f32[M, N]\n"
+                         "  input idx: i64[K, N]\n"
+                         "  input src: f32[K, N]\n"
+                         "  y = sigmoid(scatter(x, idx, src, dim=0))\n"
+                         "  output y\n"
+                         "}\n");
+  for (const std::string &name : test::variantSymbols(g.code[0].kernels[0]))
+    EXPECT_EQ(name.find("svec"), std::string::npos) << name;
 }
 
 TEST(PointwiseCodegen, CreationIndexingAndScalarsCompile) {

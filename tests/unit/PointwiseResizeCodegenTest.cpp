@@ -21,6 +21,7 @@ TEST(PointwiseResizeCodegen, RopeRunsEightBf16PerThreadWithVectorLoads) {
   ASSERT_EQ(g.code[0].kernels.size(), 1u);
   const KernelPlan &k = g.code[0].kernels[0];
   EXPECT_EQ(variantSymbols(k), (std::vector<std::string>{"rope_k0_rvec8_i32", "rope_k0_rvec8_i64",
+                                                         "rope_k0_svec8_i32", "rope_k0_svec8_i64",
                                                          "rope_k0_gen_i32", "rope_k0_gen_i64"}));
   // q (dense in the iteration order) is read at the vector's linear index
   // and, shifted by 64 either way, for the rotated half: each a 16-byte
@@ -33,7 +34,9 @@ TEST(PointwiseResizeCodegen, RopeRunsEightBf16PerThreadWithVectorLoads) {
   EXPECT_NE(g.source.find("__stcs((fuserc_bytes16 *)((__nv_bfloat16 *)a.ptr[3] + lin)"),
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("a.st[0][3] != 1"), std::string::npos) << k.hostLaunch;
-  EXPECT_NE(k.hostLaunch.find("kernel = rvec ?"), std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("kernel = svec ? (wide ? \"rope_k0_svec8_i64\" : "
+                              "\"rope_k0_svec8_i32\") : rvec ?"),
+            std::string::npos);
   EXPECT_NE(k.argsStruct.find("rv_mul"), std::string::npos);
 }
 
@@ -118,6 +121,7 @@ TEST(PointwiseResizeCodegen, SymbolicShiftsAndExtentsAreCheckedAtLaunch) {
   expectCompiles(g, {"sm_90"});
   const KernelPlan &k = g.code[0].kernels[0];
   EXPECT_EQ(variantSymbols(k), (std::vector<std::string>{"f_k0_rvec4_i32", "f_k0_rvec4_i64",
+                                                         "f_k0_svec4_i32", "f_k0_svec4_i64",
                                                          "f_k0_gen_i32", "f_k0_gen_i64"}));
   EXPECT_NE(k.hostLaunch.find("if (fuserc_mod(((sym_N)), 4) != 0)"), std::string::npos)
       << k.hostLaunch;
@@ -141,13 +145,16 @@ TEST(PointwiseResizeCodegen, ValuesBroadcastAlongTheVectorDimAreScalars) {
   EXPECT_NE(g.source.find("*(fuserc_bytes16 *)v"), std::string::npos);
 }
 
-TEST(PointwiseResizeCodegen, TensorsNotContiguousAlongTheVectorDimKeepGenOnly) {
+// No rvec: gen, and svec (the output by vector, every read per lane).
+TEST(PointwiseResizeCodegen, TensorsNotContiguousAlongTheVectorDimHaveNoRvec) {
   Generated g =
       generate(fileText("tests/lit/output/Inputs/strided_rotate.fus"), {"alias", "pointwise"});
   expectCompiles(g, {"sm_90"});
   const KernelPlan &k = g.code[0].kernels[0];
   for (const std::string &name : variantSymbols(k))
-    EXPECT_NE(name.find("_gen_"), std::string::npos) << name;
+    EXPECT_TRUE(name.find("_gen_") != std::string::npos ||
+                name.find("_svec4_") != std::string::npos)
+        << name;
   EXPECT_NE(k.selection.find("index map _2 of input t is not contiguous along dim 1"),
             std::string::npos)
       << k.selection;
