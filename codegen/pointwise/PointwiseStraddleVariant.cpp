@@ -5,8 +5,9 @@
 // by vector at the vector's linear index; every other read is per lane at
 // the lane's own coordinates, which step from the vector's first element
 // with a carry into the outer dims. The last numel % V elements are
-// computed one per thread by threads past the last vector. Used where the vec, flat and
-// rvec variants cannot run, in place of vec1 and gen (see PointwiseEmitter.h).
+// computed one per thread by threads past the last vector. Used where the
+// vec, flat and rvec variants cannot run, in place of vec1 and gen (see
+// PointwiseEmitter.h).
 #include "codegen/core/CudaTypes.h"
 #include "codegen/pointwise/PointwiseDenseTensors.h"
 #include "codegen/pointwise/PointwiseEmitter.h"
@@ -59,6 +60,7 @@ std::string PointwiseEmitter::straddleStep(const std::string &pad) const {
   return open + close;
 }
 
+// The svec kernel with 32-bit or 64-bit (`wide`) indices.
 std::string PointwiseEmitter::straddleKernel(bool wide) {
   const std::string V = std::to_string(vmax_), B = std::to_string(kBlock);
   Coords coords;
