@@ -12,6 +12,15 @@ bool denseInOrder(const KernelTensor &kt, const Value &ref, const Layout &order,
   return layout == order;
 }
 
+bool ownCoordinates(const Coords &coords, size_t rank) {
+  if (coords.size() != rank)
+    return false;
+  for (size_t d = 0; d < rank; ++d)
+    if (coords[d] != "c" + std::to_string(d))
+      return false;
+  return true;
+}
+
 std::string denseInOrderHostCheck(const std::vector<KernelTensor> &kernelTensors,
                                   const std::set<size_t> &tensors, const Layout &order,
                                   const std::string &flag) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "codegen/core/KernelTensors.h"
+#include "codegen/core/ValueEmitter.h"
 #include "schedulers/FusionAnalysis.h"
 
 #include <set>
@@ -17,6 +18,10 @@ namespace fuserc::pointwise {
 // `ref` (the launch checks its strides again: denseInOrderHostCheck).
 bool denseInOrder(const KernelTensor &kt, const Value &ref, const Layout &order,
                   const FusionAnalysis &analysis);
+
+// Whether `coords` are a thread's own coordinates c0, c1, ... over all
+// `rank` dims of the iteration (a read at the element it computes).
+bool ownCoordinates(const Coords &coords, size_t rank);
 
 // Host statements setting `flag` to 0 unless every tensor of `tensors`
 // has, at launch, the strides of a dense tensor of the iteration's extents

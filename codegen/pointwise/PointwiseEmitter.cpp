@@ -6,6 +6,7 @@
 
 #include "codegen/core/BlockReduce.h"
 #include "codegen/core/CudaTypes.h"
+#include "codegen/pointwise/PointwiseDenseTensors.h"
 #include "codegen/pointwise/PointwiseKernel.h"
 #include "ir/DType.h"
 #include "schedulers/KernelGenerator.h"
@@ -82,7 +83,7 @@ InputRead PointwiseEmitter::read(const Value &input, const Coords &coords) {
   if (input.isScalarInput())
     return scalarArgRead(scalars_, input);
   size_t t = tensorIndex(input, false);
-  if (straddling_ && straddleVectors_.count(t) && ownCoordinates(coords))
+  if (straddling_ && straddleVectors_.count(t) && ownCoordinates(coords, rank_))
     return InputRead::lane("t" + std::to_string(t) + "_l", "j", vmax_, tensors_[t].storage);
   if (lanes_)
     return InputRead::lane("t" + std::to_string(t) + "_l[j]", "v", lanes_, tensors_[t].storage);
@@ -92,16 +93,6 @@ InputRead PointwiseEmitter::read(const Value &input, const Coords &coords) {
         " + " + coords[d] + " * (I)a.st[" + std::to_string(t) + "][" + std::to_string(d) + "]";
   return InputRead::load("((const " + cudaStorageType(tensors_[t].storage) + " *)a.ptr[" +
                          std::to_string(t) + "])[" + offset + "]");
-}
-
-// Whether `coords` are the thread's own coordinates c0, c1, ...
-bool PointwiseEmitter::ownCoordinates(const Coords &coords) const {
-  if (coords.size() != rank_)
-    return false;
-  for (size_t d = 0; d < rank_; ++d)
-    if (coords[d] != "c" + std::to_string(d))
-      return false;
-  return true;
 }
 
 // Whether the rvec variants exist (segments that need coordinates).

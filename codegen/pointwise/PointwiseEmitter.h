@@ -51,7 +51,6 @@ private:
   std::string fastKernel(int vector, bool wide, bool dense);
   std::string generalKernel(bool wide);
   std::string ownElement(size_t t) const;
-  bool ownCoordinates(const Coords &coords) const;
 
   // svec<V>: vectors of the iteration that may straddle rows
   // (PointwiseStraddleVariant.cpp).

@@ -53,17 +53,8 @@ public:
     return {"((const " + cudaStorageType(kernel_.tensors[t].storage) + " *)a.ptr[" +
                 std::to_string(t) + "] + " + offset(t, coords, lane) + ")",
             kernel_.tensors[t].storage,
-            !ownElement(coords) && (reread_.count(t) || broadcast(input))};
-  }
-
-  // Whether `coords` are the thread's own coordinates c0, c1, ...
-  bool ownElement(const Coords &coords) const {
-    if (coords.size() != kernel_.reference.rank())
-      return false;
-    for (size_t d = 0; d < coords.size(); ++d)
-      if (coords[d] != coordinate(d))
-        return false;
-    return true;
+            !pointwise::ownCoordinates(coords, kernel_.reference.rank()) &&
+                (reread_.count(t) || broadcast(input))};
   }
 
   // Whether `input` has fewer elements than the domain, spread over it:
