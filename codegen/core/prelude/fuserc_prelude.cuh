@@ -196,6 +196,15 @@ __device__ __forceinline__ float fuserc_exp(float a) {
   return r;
 }
 __device__ __forceinline__ double fuserc_exp(double a) { return exp(a); }
+// silu as x / (1 + e^-x); below x = -80, where e^-x overflows f32 and the
+// quotient would be -0, as x e^x with e^x scaled by 2^64 past ex2's flush.
+__device__ __forceinline__ float fuserc_silu(float a) {
+  if (a < -80.0f) return a * fuserc_exp(a + 44.3614195558365f) * 5.42101086242752217e-20f;
+  return a / (1.0f + fuserc_exp(-a));
+}
+__device__ __forceinline__ double fuserc_silu(double a) {
+  return a < -700.0 ? a * exp(a) : a / (1.0 + exp(-a));
+}
 // gelu as x * Phi(x), Phi(x) = 0.5 erfc(-x / sqrt 2), and its tanh form as
 // x / (1 + exp(-2u)) (= 0.5 x (1 + tanh u)): 1 + erf and 1 + tanh cancel to
 // 0 below x = -4 in f32, where these keep the tail (as the interpreter).
