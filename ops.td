@@ -197,7 +197,7 @@ def SigmoidOp : FloatUnary<"sigmoid", "Logistic function 1 / (1 + exp(-x)).",
   "(1 / (1 + fuserc_exp(-$0)))", "1.0 / (1.0 + std::exp(-a))">;
 def ReluOp : Unary<"relu", "max(x, 0); NaN stays NaN.", Promote,
   "($0 > 0 ? $0 : (fuserc_isnan($0) ? $0 : 0))", "ref::relu(a)", "(a > 0 ? a : 0)", "($0 > 0 ? $0 : 0)">;
-def SiluOp : FloatUnary<"silu", "x * sigmoid(x).", "fuserc_silu($0)", "a / (1.0 + std::exp(-a))">;
+def SiluOp : FloatUnary<"silu", "x * sigmoid(x); in f32 below -80 as x e^x, where 1 + e^-x overflows f32: the tail is not flushed to -0.", "fuserc_silu($0)", "a / (1.0 + std::exp(-a))">;
 def GeluOp : FloatUnary<"gelu", "Gaussian error linear unit; approximate=\"tanh\" uses the tanh formula.",
   "fuserc_gelu_$approximate($0)", "ref::gelu(a, attrs.text(\"approximate\"))"> {
   let attrs = [Opt<"approximate", EnumAttr<["none", "tanh"]>, "none">];
