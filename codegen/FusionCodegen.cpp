@@ -32,14 +32,13 @@ std::string segmentOps(const SegmentedFusion &sf, const ScheduledSegment &seg) {
 FusionCode generateFusionCode(const SegmentedFusion &segmented, VariantBudget variants) {
   FusionCode code;
   code.fusion = segmented.fusion->name();
-  // An input written as an output in a layout it is not a view in is a copy
-  // no segment makes (no op computes it).
+  // An input written as an output in a layout it is not a view in gets a
+  // copy op (passes/InputCopies.h); without one no kernel would write it.
   for (const FusionOutput &out : segmented.fusion->outputs())
     if (out.kind == OutputKind::NewBuffer && out.value->isInput())
       throw CodegenError("fusion '" + code.fusion + "': output '" + out.name + "' is input '" +
                          out.value->name() +
-                         "' in a layout it is not a view in; copying an input into another "
-                         "layout is not supported yet: output it in the input's layout");
+                         "' in a layout it is not a view in, and no op copies it");
   // Workspace: every tensor passed between segments through it, in value
   // order, each slot aligned.
   WorkspaceOffsets workspace;

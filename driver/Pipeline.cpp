@@ -9,6 +9,7 @@
 #include "ir/Verifier.h"
 #include "passes/AliasAnalysis.h"
 #include "passes/Canonicalize.h"
+#include "passes/InputCopies.h"
 #include "passes/LayoutInference.h"
 #include "passes/Recomputation.h"
 #include "passes/ReductionSplitting.h"
@@ -59,6 +60,9 @@ public:
       analyzeAliases(*fusion, diag_);
     if (diag_.errorCount() != errorsBefore)
       return inputError();
+    // Outputs that are inputs in another layout get a kernel that copies.
+    for (auto &fusion : module_.fusions)
+      materializeInputCopies(*fusion);
     if (!finishStage("alias", aliasDumpNotes()))
       return result_;
 

@@ -290,6 +290,12 @@ INT_RANGES = {
     "cross_entropy": {"labels": ("0", "V")},
 }
 BINDINGS["reduction_broadcasts.sum_dtype"] = [{"M": 1}, {"M": 3}, {"M": 129}, {"M": 4096}]
+# input_copies.fus: the generic extents, and a medium transpose.
+BINDINGS["input_copies"] = [{"M": 1, "N": 1}, {"M": 7, "N": 13}, {"M": 101, "N": 33},
+                            {"M": 1000, "N": 517}]
+BINDINGS["input_copies.permuted_3d_input"] = [{"A": 1, "M": 1, "N": 1},
+                                              {"A": 3, "M": 7, "N": 13},
+                                              {"A": 5, "M": 101, "N": 64}]
 # fuzz_found.fus: the sizes where the fuzzer saw each case fail, and around.
 BINDINGS["fuzz_found"] = [{"M": 1}, {"M": 3}, {"M": 65}, {"M": 1001}, {"M": 4099}, {"M": 16384}]
 # Its row cases: short rows, and rows above 16384 (the cached variants),
