@@ -38,9 +38,8 @@ void FusionAnalysis::findRecomputedValues() {
   for (const auto &op : fusion_.ops()) {
     const ShapeRule rule = op->info().shapeRule;
     const bool cast = op->kind() == OpKind::Cast;
-    if (isFusionOutput(*op->result()) ||
-        !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
-                   rule != ShapeRule::BroadcastInDim)))
+    if (isFusionOutput(*op->result()) || !(cast || (isViewOp(*op) && rule != ShapeRule::Expand &&
+                                                    rule != ShapeRule::BroadcastInDim)))
       continue;
     const Value &x = *op->operand(0);
     if (cast) {

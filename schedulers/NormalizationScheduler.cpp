@@ -10,7 +10,6 @@
 #include "schedulers/ReductionGrouping.h"
 #include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
-#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -32,15 +31,7 @@ public:
   }
 
   Verdict canSchedule(const Segment &segment) const override {
-    if (auto reason = findComposite(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = findScan(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = findSmallReduction(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = checkKernelTensors(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = refuseTwoPassScatter(segment))
+    if (auto reason = findOpsOfOtherKernels(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a persistent kernel normalizes one set of rows");
     if (auto *reason = std::get_if<std::string>(&found))

@@ -8,7 +8,6 @@
 #include "schedulers/OpFamilies.h"
 #include "schedulers/ReductionResultReads.h"
 #include "schedulers/SchedulerChecks.h"
-#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -23,15 +22,7 @@ public:
   }
 
   Verdict canSchedule(const Segment &segment) const override {
-    if (auto reason = findComposite(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = findScan(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = findSmallReduction(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = checkKernelTensors(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = refuseTwoPassScatter(segment))
+    if (auto reason = findOpsOfOtherKernels(segment))
       return Verdict::reject(*reason);
     auto found = findReductionRows(segment, "a reduction kernel reduces one set of axes of one "
                                             "shape");

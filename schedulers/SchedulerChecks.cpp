@@ -2,6 +2,7 @@
 #include "schedulers/SchedulerChecks.h"
 
 #include "schedulers/OpFamilies.h"
+#include "schedulers/TwoPassScatter.h"
 
 #include <algorithm>
 #include <numeric>
@@ -216,6 +217,18 @@ size_t chainedStages(const Segment &segment, bool (*counts)(const Op &)) {
     }
   }
   return most;
+}
+
+std::optional<std::string> findOpsOfOtherKernels(const Segment &segment) {
+  if (auto reason = findComposite(segment))
+    return reason;
+  if (auto reason = findScan(segment))
+    return reason;
+  if (auto reason = findSmallReduction(segment))
+    return reason;
+  if (auto reason = checkKernelTensors(segment))
+    return reason;
+  return refuseTwoPassScatter(segment);
 }
 
 } // namespace fuserc

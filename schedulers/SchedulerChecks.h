@@ -37,6 +37,11 @@ std::optional<std::string> findReduction(const Segment &segment);
 // "'t3' (sum over 4 elements) is a small reduction ...": only pointwise
 // kernels compute small reductions (isSmallReduction).
 std::optional<std::string> findSmallReduction(const Segment &segment);
+// The checks the reduction, normalization and transpose schedulers make
+// first, in this order: a composite, a scan, a small reduction, too many
+// tensors, a two-pass scatter (each run by another kernel, or none). The
+// first reason found.
+std::optional<std::string> findOpsOfOtherKernels(const Segment &segment);
 // Every written output must have the same shape: a pointwise-like kernel's
 // loops cover one iteration space. `kernel` names the kernel in the reason.
 std::optional<std::string> checkOneIterationSpace(const Segment &segment, std::string_view kernel);

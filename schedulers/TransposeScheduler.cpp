@@ -5,7 +5,6 @@
 #include "schedulers/BuiltinSchedulers.h"
 #include "schedulers/BuiltinSchedules.h"
 #include "schedulers/SchedulerChecks.h"
-#include "schedulers/TwoPassScatter.h"
 
 namespace fuserc {
 namespace {
@@ -20,15 +19,7 @@ public:
   }
 
   Verdict canSchedule(const Segment &segment) const override {
-    if (auto reason = findComposite(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = findScan(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = findSmallReduction(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = checkKernelTensors(segment))
-      return Verdict::reject(*reason);
-    if (auto reason = refuseTwoPassScatter(segment))
+    if (auto reason = findOpsOfOtherKernels(segment))
       return Verdict::reject(*reason);
     if (auto reason = findReduction(segment))
       return Verdict::reject(*reason);
