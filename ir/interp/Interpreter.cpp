@@ -210,9 +210,17 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
   // Perturbed runs: the computed values without moves (what uses move away
   // from, and where decisions tie).
   std::vector<std::optional<Tensor>> plain(fusion.values().size());
+  // Perturbed runs of fusions that cast floats to bool: every value as the
+  // reference computes it (no moves, its own order), which tells a NaN the
+  // kernel order made (an order that decides underflow) from a real one.
+  const bool tracksExact =
+      perturbed && std::any_of(fusion.ops().begin(), fusion.ops().end(),
+                               [](const auto &op) { return interp::decidesOnExactValue(*op); });
+  const EvalContext exactCtx{result.symbols, false};
+  std::vector<std::optional<Tensor>> exact(fusion.values().size());
   for (const auto &op : fusion.ops()) {
     try {
-      std::vector<const Tensor *> operands, plains, plainOperands;
+      std::vector<const Tensor *> operands, plains, plainOperands, exactOperands;
       std::vector<bool> computedOperands;
       std::vector<Tensor> uses; // perturbed runs: each use's own view of a computed value
       uses.reserve(op->operands().size());
@@ -230,6 +238,7 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
         }
         plains.push_back(unmoved);
         plainOperands.push_back(unmoved ? unmoved : &value);
+        exactOperands.push_back(exact[operand->id()] ? &*exact[operand->id()] : &value);
       }
       Tensor t = cpuEvaluator(op->kind())(*op, operands, ctx);
       // The evaluators allocate through makeResult; a mismatch is a bug in
@@ -249,8 +258,10 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
       if (perturbed && t.isFloating() && interp::computes(*op))
         interp::perturbResult(t, plain[op->result()->id()] ? &*plain[op->result()->id()] : nullptr,
                               *op, operands, computedOperands, ctx, options);
+      if (tracksExact && fromComputed)
+        exact[op->result()->id()] = cpuEvaluator(op->kind())(*op, exactOperands, exactCtx);
       if (perturbed)
-        interp::tieNearDecisions(t, *op, operands, plains, options);
+        interp::tieNearDecisions(t, *op, operands, plains, exactOperands, options);
       values[op->result()->id()] = std::move(t);
     } catch (const EvalError &e) {
       return failure(std::move(result), e.what());

@@ -609,8 +609,31 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
   return copy;
 }
 
+// A cast to bool is a decision at zero. A product whose order decides
+// whether it underflows to 0 is NaN (no digits) in the draws, which a cast
+// would make true in every draw where a kernel's may be false (seeds
+// 101703, 109295: a cumprod underflowing, then cast to bool). Where the
+// reference has a number, the cast is true in one of two opposite draws and
+// false in the other; a NaN the reference has too stays true.
+void tieBoolCastsWithoutDigits(Tensor &t, std::span<const Tensor *const> operands,
+                               std::span<const Tensor *const> exact,
+                               const InterpreterOptions &options, uint64_t base) {
+  const Tensor &a = *operands[0];
+  if (!a.isFloating() || a.numel() != t.numel() || exact[0]->numel() != t.numel())
+    return;
+  for (size_t j = 0; j < t.numel(); ++j)
+    if (std::isnan(a.getFloat(j)) && !std::isnan(exact[0]->getFloat(j)))
+      t.setInt(j, firstOfPair(base, j, options) ? 1 : 0);
+}
+
+bool decidesOnExactValue(const Op &op) {
+  return op.kind() == OpKind::Cast && op.result()->dtype() == DType::Bool &&
+         isFloating(op.operand(0)->dtype());
+}
+
 void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
-                      std::span<const Tensor *const> plains, const InterpreterOptions &options) {
+                      std::span<const Tensor *const> plains, std::span<const Tensor *const> exact,
+                      const InterpreterOptions &options) {
   const uint64_t base = drawBase(op, options);
   if (op.kind() == OpKind::Pow && t.isFloating())
     tieNearIntegerPowers(t, op, operands, plains, options, base);
@@ -620,6 +643,8 @@ void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> op
     tieNearComparisons(t, op, operands, plains, options, base);
   else if (isStep(op))
     tieNearSteps(t, op, operands, plains, options, base);
+  else if (decidesOnExactValue(op))
+    tieBoolCastsWithoutDigits(t, operands, exact, options, base);
   else if ((op.kind() == OpKind::Sin || op.kind() == OpKind::Cos || op.kind() == OpKind::Tan) &&
            t.isFloating())
     dropPeriodicOfUncertain(t, operands, plains);
