@@ -609,26 +609,55 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
   return copy;
 }
 
-// A cast to bool is a decision at zero. A product whose order decides
-// whether it underflows to 0 is NaN (no digits) in the draws, which a cast
-// would make true in every draw where a kernel's may be false (seeds
-// 101703, 109295: a cumprod underflowing, then cast to bool). Where the
-// reference has a number, the cast is true in one of two opposite draws and
-// false in the other; a NaN the reference has too stays true.
-void tieBoolCastsWithoutDigits(Tensor &t, std::span<const Tensor *const> operands,
-                               std::span<const Tensor *const> exact,
-                               const InterpreterOptions &options, uint64_t base) {
-  const Tensor &a = *operands[0];
-  if (!a.isFloating() || a.numel() != t.numel() || exact[0]->numel() != t.numel())
-    return;
-  for (size_t j = 0; j < t.numel(); ++j)
-    if (std::isnan(a.getFloat(j)) && !std::isnan(exact[0]->getFloat(j)))
-      t.setInt(j, firstOfPair(base, j, options) ? 1 : 0);
+// A cast to bool and the logical ops decide whether a float is zero. A
+// product whose order decides whether it underflows to 0 is NaN (no
+// digits) in the draws, which they would take as nonzero in every draw
+// where a kernel's may be 0 (seeds 101703, 109295: a cumprod underflowing,
+// then `logical_and`ed or cast to bool). An operand NaN here where the
+// reference has a number is undecided: a result it decides is true in one
+// of two opposite draws and false in the other. A NaN the reference has
+// too is nonzero, as in every kernel.
+void tieBoolsWithoutDigits(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
+                           std::span<const Tensor *const> exact, const InterpreterOptions &options,
+                           uint64_t base) {
+  std::vector<std::vector<int64_t>> strides;
+  for (size_t k = 0; k < operands.size(); ++k)
+    strides.push_back(interp::broadcastStrides(*operands[k], t.shape(), op, k));
+  interp::forEachIndex(t.shape(), [&](const std::vector<int64_t> &index, size_t j) {
+    // Per operand: 1 nonzero, 0 zero, -1 undecided.
+    int truth[2] = {0, 0};
+    bool undecided = false;
+    for (size_t k = 0; k < operands.size(); ++k) {
+      const size_t i = static_cast<size_t>(interp::dot(index, strides[k]));
+      const Tensor &a = *operands[k];
+      const bool open =
+          a.isFloating() && std::isnan(a.getFloat(i)) && !std::isnan(exact[k]->getFloat(i));
+      truth[k] = open ? -1 : a.isFloating() ? a.getFloat(i) != 0 : a.getInt(i) != 0;
+      undecided = undecided || open;
+    }
+    if (!undecided)
+      return;
+    // An operand that decides the result alone: a zero for and, a nonzero for or.
+    if ((op.kind() == OpKind::LogicalAnd && (truth[0] == 0 || truth[1] == 0)) ||
+        (op.kind() == OpKind::LogicalOr && (truth[0] == 1 || truth[1] == 1)))
+      return;
+    t.setInt(j, firstOfPair(base, j, options) ? 1 : 0);
+  });
 }
 
 bool decidesOnExactValue(const Op &op) {
-  return op.kind() == OpKind::Cast && op.result()->dtype() == DType::Bool &&
-         isFloating(op.operand(0)->dtype());
+  const bool floating = std::any_of(op.operands().begin(), op.operands().end(),
+                                    [](const Value *v) { return isFloating(v->dtype()); });
+  switch (op.kind()) {
+  case OpKind::Cast:
+    return op.result()->dtype() == DType::Bool && floating;
+  case OpKind::LogicalAnd:
+  case OpKind::LogicalOr:
+  case OpKind::LogicalNot:
+    return floating;
+  default:
+    return false;
+  }
 }
 
 void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
@@ -644,7 +673,7 @@ void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> op
   else if (isStep(op))
     tieNearSteps(t, op, operands, plains, options, base);
   else if (decidesOnExactValue(op))
-    tieBoolCastsWithoutDigits(t, operands, exact, options, base);
+    tieBoolsWithoutDigits(t, op, operands, exact, options, base);
   else if ((op.kind() == OpKind::Sin || op.kind() == OpKind::Cos || op.kind() == OpKind::Tan) &&
            t.isFloating())
     dropPeriodicOfUncertain(t, operands, plains);

@@ -42,14 +42,16 @@ Tensor perturbedUse(const Tensor &value, const Tensor *plain, const Op &user, si
 // `plains[k]` is operand k without moves (nullptr: not computed, no moves):
 // how far the moves took an operand is its uncertainty, which a cancellation
 // upstream makes larger than its own magnitude says.
-// A cast of a float to bool of an operand NaN here but not in the reference
-// (`exact`: the operands as computed without moves, in the reference's own
-// order) takes each side in one of two opposite draws.
+// A cast to bool or a logical op that an operand NaN here but not in the
+// reference (`exact`: the operands as computed without moves, in the
+// reference's own order) decides takes each side in one of two opposite
+// draws.
 void tieNearDecisions(Tensor &t, const Op &op, std::span<const Tensor *const> operands,
                       std::span<const Tensor *const> plains, std::span<const Tensor *const> exact,
                       const InterpreterOptions &options);
 
-// Whether tieNearDecisions reads `op`'s exact operands (a cast to bool).
+// Whether tieNearDecisions reads `op`'s exact operands (a cast of a float
+// to bool, a logical op of floats).
 bool decidesOnExactValue(const Op &op);
 
 } // namespace fuserc::interp

@@ -367,3 +367,30 @@ TEST(InterpreterPerturbation, ABoolCastOfANaNTheReferenceHasTooStaysTrue) {
     EXPECT_EQ(intValues(r.outputs[0]), (std::vector<int64_t>{1, 1}));
   }
 }
+
+TEST(InterpreterPerturbation, ALogicalAndOfAnUndecidedProductTakesEachSideUnlessAZeroDecides) {
+  FusionBuilder b;
+  Value *x = b.input("x", DType::F32, Shape{2, 140});
+  Value *y = b.input("y", DType::F32, Shape{2, 140});
+  Value *p =
+      b.op(OpKind::Cumprod, {x}, DType::F32, Shape{2, 140}, makeAttrs({{"dim", int64_t{1}}}));
+  b.output(b.op(OpKind::LogicalAnd, {p, y}, DType::Bool, Shape{2, 140}));
+  // Row 0 and 1: halves, so element 130 of each is 2^-131, below the normal
+  // range (no digits in the draws, seed 101703); y is 1 in row 0 and 0 in
+  // row 1, where the and is false whatever the product.
+  std::vector<double> ys(280, 1.0);
+  std::fill(ys.begin() + 140, ys.end(), 0.0);
+  const std::map<std::string, Tensor> inputs{
+      {"x", floats(DType::F32, {2, 140}, std::vector<double>(280, 0.5))},
+      {"y", floats(DType::F32, {2, 140}, ys)}};
+  std::vector<std::vector<int64_t>> got;
+  for (const InterpreterResult &r : oppositeDraws(b.fusion(), inputs, 4)) {
+    ASSERT_TRUE(r.ok) << r.error;
+    got.push_back(intValues(r.outputs[0]));
+  }
+  EXPECT_NE(got[0][130], got[1][130]);
+  EXPECT_EQ(got[0][140 + 130], 0);
+  EXPECT_EQ(got[1][140 + 130], 0);
+  EXPECT_EQ(got[0][100], 1);
+  EXPECT_EQ(got[1][100], 1);
+}
