@@ -123,6 +123,10 @@ struct FusionOutput {
   Value *value = nullptr;
   std::optional<Layout> pinnedLayout; // `layout(...)` given by the user
   Value *aliases = nullptr;           // in-place update of this input
+  // Input copies (passes/InputCopies.h): the input this output is, whose
+  // copy in the output's layout is `value`. Dumps print the output as the
+  // input, so that they read back to the same IR.
+  Value *copies = nullptr;
   llvm::SMLoc loc;
   llvm::SMLoc aliasesLoc; // the `aliases` clause, for hazard diagnostics
 

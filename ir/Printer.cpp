@@ -96,13 +96,15 @@ private:
   }
 
   void printOutput(const FusionOutput &out) {
-    std::string ref = ref_(out.value);
+    std::string ref = ref_(out.copies ? out.copies : out.value);
     os_ << "  output " << ref;
     if (out.pinnedLayout)
       os_ << " layout" << layoutString(*out.pinnedLayout);
     if (out.aliases)
       os_ << " aliases " << ref_(out.aliases);
     std::string comment = typeString(*out.value);
+    if (out.copies)
+      comment += ", copied by " + ref_(out.value);
     if (out.name != ref)
       comment += ", named '" + out.name + "'";
     endLine(comment, notes_.output ? notes_.output(out) : "");

@@ -53,6 +53,8 @@ template <typename Map> void copyOutputs(const Fusion &from, Fusion &into, Map m
     output.value = map(output.value);
     if (output.aliases)
       output.aliases = map(output.aliases);
+    if (output.copies)
+      output.copies = map(output.copies);
     if (output.view)
       output.view->base = map(output.view->base);
     into.addOutput(std::move(output));

@@ -20,6 +20,7 @@ size_t materializeInputCopies(Fusion &fusion) {
     if (!copy)
       continue;
     fusion.setLayout(copy, out.layout, "copy of input '" + out.value->name() + "'");
+    out.copies = out.value;
     out.value = copy;
     ++copies;
   }

@@ -210,6 +210,8 @@ public:
       output.value = map_.at(output.value->id());
       if (output.aliases)
         output.aliases = map_.at(output.aliases->id());
+      if (output.copies)
+        output.copies = map_.at(output.copies->id());
       if (output.view)
         output.view->base = map_.at(output.view->base->id());
       target->addOutput(std::move(output));

@@ -126,6 +126,8 @@ public:
       output.value = mapped(output.value);
       if (output.aliases)
         output.aliases = mapped(output.aliases);
+      if (output.copies)
+        output.copies = mapped(output.copies);
       if (output.view)
         output.view->base = mapped(output.view->base);
       target_.addOutput(std::move(output));
