@@ -14,8 +14,9 @@ size_t materializeInputCopies(Fusion &fusion) {
     rewriter.setLoc(out.loc);
     Attributes attrs;
     attrs.set("dtype", out.value->dtype());
-    // tryAdd, not create: a cast to the operand's own dtype is the copy
-    // itself, never folded away here.
+    // A cast to the operand's own dtype is the copy; no pass after this one
+    // folds it. tryAdd cannot fail for a cast (null would leave the output
+    // to FusionCodegen's check).
     Value *copy = rewriter.tryAdd(OpKind::Cast, {out.value}, std::move(attrs));
     if (!copy)
       continue;

@@ -210,9 +210,10 @@ InterpreterResult interpret(const Fusion &fusion, const std::map<std::string, Te
   // Perturbed runs: the computed values without moves (what uses move away
   // from, and where decisions tie).
   std::vector<std::optional<Tensor>> plain(fusion.values().size());
-  // Perturbed runs of fusions that cast floats to bool: every value as the
-  // reference computes it (no moves, its own order), which tells a NaN the
-  // kernel order made (an order that decides underflow) from a real one.
+  // Perturbed runs of fusions with a bool decision on floats (a cast to
+  // bool, a logical op: decidesOnExactValue): every value as the reference
+  // computes it (no moves, its own order), which tells a NaN the kernel
+  // order made (an order that decides underflow) from a real one.
   const bool tracksExact =
       perturbed && std::any_of(fusion.ops().begin(), fusion.ops().end(),
                                [](const auto &op) { return interp::decidesOnExactValue(*op); });
