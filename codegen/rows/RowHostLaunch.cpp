@@ -126,7 +126,8 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   // Rows the register variants hold at the widest vector but not at 1 (see
   // kRowNarrowMaxElements), at shifted vectors: the shared kernel with the
   // fewest threads (at least kRowShortCachedThreads) that cover the row in
-  // one step, so that more rows stream at once.
+  // one step, so that more rows stream at once; halved (to one warp at
+  // least) while the rows' threads exceed kRowShortCachedTargetThreads.
   const bool sized = rk.sizesSharedKernel();
   auto sizedLaunch = [&](const std::string &in) {
     const std::string step = std::to_string(rk.vector * kRowCachedUnroll);
@@ -135,6 +136,8 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
     s += in + "while (threads < " + std::to_string(kRowCachedVariants[0].threads) +
          " && (long long)threads * " + step + " < a.len + " + std::to_string(rk.vector - 1) +
          ")\n" + in + "  threads *= 2;\n";
+    s += in + "while (threads > 32 && a.rows * threads > " +
+         std::to_string(kRowShortCachedTargetThreads) + "LL)\n" + in + "  threads /= 2;\n";
     s += in + "kernel = \"" + rowKernelName(rk, kRowCachedVariants[0], rk.vector) + "\";\n";
     s += in + "block = threads;\n" + in + "groups = a.rows;\n" + in + "a.hints = 0;\n";
     return s;

@@ -303,7 +303,9 @@ std::string contiguousRule(const RowKernel &rk) {
             " run kernel " + kRowSharedCachedKernel + " with the fewest threads of " +
             std::to_string(kRowShortCachedThreads) + ", " +
             std::to_string(2 * kRowShortCachedThreads) + ", ... " +
-            std::to_string(kRowCachedVariants[0].threads) + " that cover the row in one step" +
+            std::to_string(kRowCachedVariants[0].threads) +
+            " that cover the row in one step, halved to 32 at least while rows * threads > " +
+            std::to_string(kRowShortCachedTargetThreads) +
             (rk.cachedBytes() == 0
                  ? ""
                  : ", each caching what its share of " + std::to_string(kRowMinThreadsPerSM) +

@@ -145,9 +145,15 @@ inline constexpr int kRowSplitTargetBlocks = 264; // 2 per SM of a 132-SM H100 /
 inline constexpr int64_t kRowSplitMinSlice = 4096;
 static_assert(kRowSplitTargetBlocks <= kRowSplitVariant.threads, "one partial per merging thread");
 inline constexpr int kRowClusterMax = 8;
-// The fewest threads the shared cached kernel runs with, on rows the
-// register variants hold only at wider vectors (kRowNarrowMaxElements).
+// The threads the shared cached kernel starts from, on rows the register
+// variants hold only at wider vectors (kRowNarrowMaxElements): the fewest
+// of 128, 256 and 512 that cover the row in one step; then halved, to 32 at
+// least, while rows * threads exceed the target (the 2048 threads each SM
+// of a 132-SM H100 / H200 holds; a constant, so that results are the same
+// on every GPU): many rows stream faster with fewer threads each, each
+// looping over more of its row (bench/README.md).
 inline constexpr int kRowShortCachedThreads = 128;
+inline constexpr int64_t kRowShortCachedTargetThreads = int64_t{kRowSplitTargetBlocks} * 1024;
 // Vectors per thread per step in the cached variants (bench/README.md).
 inline constexpr int kRowCachedUnroll = 4;
 inline constexpr int64_t kRowCachedAbove = 16384;
@@ -173,7 +179,8 @@ struct RowStream {
   bool alongRow = false;
   // An input along the row whose rows differ (it maps a kept dim) and that
   // a reduction phase reads: the cached variants keep its row in shared
-  // memory. (A per-column weight is the same for every row: it stays in L2.)
+  // memory unless they pass over it once (RowKernel::onePass). (A
+  // per-column weight is the same for every row: it stays in L2.)
   bool cached = false;
 };
 
@@ -212,9 +219,15 @@ struct RowKernel {
     return sharesCachedKernel(vector) && registersUpTo(1) < kRowCachedAbove;
   }
   bool contiguous() const { return !streams.empty(); }
+  // Whether the cached variants pass over each row once (one reduction, not
+  // a var, no per-element output): they cache nothing, which would be
+  // copied into shared memory only to be read once from there.
+  bool onePass = false;
   // Whether stream t is cached, and the bytes the cached streams hold per
   // row position.
-  bool cached(size_t t) const { return contiguous() && streams[t] && streams[t]->cached; }
+  bool cached(size_t t) const {
+    return !onePass && contiguous() && streams[t] && streams[t]->cached;
+  }
   int cachedBytes() const;
   // The row lengths the host may see: L itself where every reduced extent
   // is static, else any. Only the variants the selection can pick for one

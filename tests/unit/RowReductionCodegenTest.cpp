@@ -114,7 +114,8 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
   EXPECT_NE(k.argsStruct.find("int hints;"), std::string::npos);
   // Rows of up to 16384 at shifted vectors (the register variants hold them
   // only at vectors of 8): the cached kernel with the fewest threads from
-  // 128 that cover the row in one step of 4 vectors of 8 per thread.
+  // 128 that cover the row in one step of 4 vectors of 8 per thread, fewer
+  // (down to a warp) while the rows' threads exceed what 132 SMs hold.
   EXPECT_NE(k.hostLaunch.find("if (shifted > 1 && a.len <= 16384) {\n"), std::string::npos)
       << k.hostLaunch;
   const size_t sized = k.hostLaunch.find("threads = 128;\n");
@@ -122,8 +123,11 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
   const size_t loop =
       k.hostLaunch.find("while (threads < 512 && (long long)threads * 32 < a.len + 7)", sized);
   ASSERT_NE(loop, std::string::npos);
-  EXPECT_LT(k.hostLaunch.find("kernel = \"softmax_k0_v8_m\";", loop),
-            k.hostLaunch.find("block = threads;", loop));
+  const size_t fewer =
+      k.hostLaunch.find("while (threads > 32 && a.rows * threads > 270336LL)\n", loop);
+  ASSERT_NE(fewer, std::string::npos) << k.hostLaunch;
+  EXPECT_LT(k.hostLaunch.find("kernel = \"softmax_k0_v8_m\";", fewer),
+            k.hostLaunch.find("block = threads;", fewer));
   EXPECT_NE(k.hostLaunch.find("room = (long long)per_sm / (1024 / threads) - 1024;"),
             std::string::npos);
   // Four compile units: the register variants at vectors of 8, those at 1
@@ -139,6 +143,25 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
   EXPECT_NE(units[2].find("softmax_k0_v8_m("), std::string::npos);
   EXPECT_NE(units[3].find("softmax_k0_v8_c512("), std::string::npos);
   EXPECT_NE(k.leftOut.find("(--variants all compiles one per variant)"), std::string::npos);
+}
+
+TEST(RowReductionCodegen, OnePassRowsAreStreamedWithoutACache) {
+  // A row sum passes over each row once: the cached variants copy nothing
+  // into shared memory (it would be read once from there), so there is no
+  // cache to size and no cluster variant to split one.
+  Generated g = generate(fileText("bench/cases/sum_inner.fus"));
+  expectCompiles(g);
+  const KernelPlan &k = onlyRowKernel(g, "reduction");
+  EXPECT_NE(g.source.find("sum_inner_k0_v4_m("), std::string::npos);
+  EXPECT_EQ(g.source.find("fuserc_row_cache[]"), std::string::npos);
+  EXPECT_EQ(g.source.find("_c512("), std::string::npos);
+  EXPECT_EQ(k.hostLaunch.find("shared_memory_limits"), std::string::npos) << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("while (threads > 32 && a.rows * threads > 270336LL)"),
+            std::string::npos);
+  // Softmax passes over each row three times and caches its input.
+  Generated softmax = generate(fileText("bench/cases/softmax.fus"));
+  EXPECT_NE(softmax.source.find("fuserc_row_cache[]"), std::string::npos);
+  EXPECT_NE(softmax.source.find("softmax_k0_v8_c512("), std::string::npos);
 }
 
 TEST(RowReductionCodegen, MinimalBudgetKeepsTheGeneralVariants) {
