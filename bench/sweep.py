@@ -320,13 +320,20 @@ def parse_args():
 
 
 def points(args):
-    """(class, fusion, binding) of every point of the selected classes."""
+    """(class, fusion, binding) of every point of the selected classes, taking
+    each fusion's points in turn (its first, every other fusion's first, its
+    second, ...): a sweep cut short by --deadline still samples every fusion
+    at every size it reached."""
+    lanes = []
     for name in args.classes.split(","):
         fusions, grid = CLASSES[name]
         for fusion in fusions:
             if any(part in fusion for part in args.fusions.split(",")):
-                for binding in grid(fusion):
-                    yield name, fusion, binding
+                lanes.append([(name, fusion, binding) for binding in grid(fusion)])
+    for step in range(max((len(lane) for lane in lanes), default=0)):
+        for lane in lanes:
+            if step < len(lane):
+                yield lane[step]
 
 
 def main():
