@@ -137,6 +137,18 @@ struct FusionOutput {
   // Alias analysis.
   OutputKind kind = OutputKind::NewBuffer;
   std::optional<ViewInfo> view; // kind == View
+
+  // Every value it points at replaced by `map(value)`: a pass rebuilding
+  // the fusion maps its outputs into the new one.
+  template <typename Map> void remapValues(Map map) {
+    value = map(value);
+    if (aliases)
+      aliases = map(aliases);
+    if (copies)
+      copies = map(copies);
+    if (view)
+      view->base = map(view->base);
+  }
 };
 
 struct TensorType {

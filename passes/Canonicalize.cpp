@@ -50,13 +50,7 @@ Value *copyInput(Fusion &into, const Value &input) {
 // The outputs of `from`, with their values mapped into the new fusion.
 template <typename Map> void copyOutputs(const Fusion &from, Fusion &into, Map map) {
   for (FusionOutput output : from.outputs()) {
-    output.value = map(output.value);
-    if (output.aliases)
-      output.aliases = map(output.aliases);
-    if (output.copies)
-      output.copies = map(output.copies);
-    if (output.view)
-      output.view->base = map(output.view->base);
+    output.remapValues(map);
     into.addOutput(std::move(output));
   }
 }

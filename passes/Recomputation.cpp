@@ -207,13 +207,7 @@ public:
         copies.push_back({root->second, v});
     }
     for (FusionOutput output : source_.outputs()) {
-      output.value = map_.at(output.value->id());
-      if (output.aliases)
-        output.aliases = map_.at(output.aliases->id());
-      if (output.copies)
-        output.copies = map_.at(output.copies->id());
-      if (output.view)
-        output.view->base = map_.at(output.view->base->id());
+      output.remapValues([&](const Value *v) { return map_.at(v->id()); });
       target->addOutput(std::move(output));
     }
     return target;

@@ -123,13 +123,7 @@ public:
     for (const auto &op : source_.ops())
       map_[op->result()->id()] = rebuild(*op);
     for (FusionOutput output : source_.outputs()) {
-      output.value = mapped(output.value);
-      if (output.aliases)
-        output.aliases = mapped(output.aliases);
-      if (output.copies)
-        output.copies = mapped(output.copies);
-      if (output.view)
-        output.view->base = mapped(output.view->base);
+      output.remapValues([&](const Value *v) { return mapped(v); });
       target_.addOutput(std::move(output));
     }
   }

@@ -224,14 +224,6 @@ void RowReductionEmitter::findStreams() {
   used_.clear();
   for (const Op *op : k_.rows.reductions)
     emitter.emit(*op->operand(0), item_->domain);
-  // The cached variants' passes over a row: one per reduction, a var's
-  // second, the outputs'.
-  size_t passes = k_.rows.reductions.size();
-  for (const Op *op : k_.rows.reductions)
-    passes += op->kind() == OpKind::Var;
-  for (const RowTensor &kt : k_.tensors)
-    passes += kt.written && !kt.perRow;
-  k_.onePass = passes <= 1;
   for (size_t t : used_) {
     RowStream &stream = *k_.streams[t];
     for (size_t d : k_.keptDims)

@@ -55,6 +55,16 @@ int64_t RowKernel::splitPartialBytes(size_t i) const {
              dtypeBytes(reductionAccumulator(rows.reductions[i]->result()->dtype())));
 }
 
+bool RowKernel::onePass() const {
+  // A pass per reduction, a var's second, the per-element outputs'.
+  size_t passes = rows.reductions.size();
+  for (const Op *op : rows.reductions)
+    passes += op->kind() == OpKind::Var;
+  for (const RowTensor &t : tensors)
+    passes += t.written && !t.perRow;
+  return passes <= 1;
+}
+
 Extent RowKernel::scratchBytes() const {
   if (!split)
     return 0;

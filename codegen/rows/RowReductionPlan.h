@@ -222,11 +222,11 @@ struct RowKernel {
   // Whether the cached variants pass over each row once (one reduction, not
   // a var, no per-element output): they cache nothing, which would be
   // copied into shared memory only to be read once from there.
-  bool onePass = false;
+  bool onePass() const;
   // Whether stream t is cached, and the bytes the cached streams hold per
   // row position.
   bool cached(size_t t) const {
-    return !onePass && contiguous() && streams[t] && streams[t]->cached;
+    return contiguous() && streams[t] && streams[t]->cached && !onePass();
   }
   int cachedBytes() const;
   // The row lengths the host may see: L itself where every reduced extent
