@@ -93,6 +93,13 @@ def _rmsnorm_bwd(x, w, dy, rstd):
     return (rstd * (g - xhat * c)).bfloat16(), (dy.float() * xhat).sum(0).bfloat16()
 
 
+def _layernorm_bwd(x, w, dy, mu, rstd):
+    xhat = (x.float() - mu) * rstd
+    g = dy.float() * w.float()
+    dx = rstd * (g - g.mean(1, keepdim=True) - xhat * (g * xhat).mean(1, keepdim=True))
+    return dx.bfloat16(), (dy.float() * xhat).sum(0).bfloat16(), dy.float().sum(0).bfloat16()
+
+
 def _two_layouts(x):
     a = (x.float() * 2.0).bfloat16()
     return a, a.t().contiguous()
@@ -139,6 +146,7 @@ TORCH = {
     "masked_softmax_f32": lambda s, m: torch.softmax(s + m[:, :s.shape[1], :s.shape[1]], -1),
     "rope_bshd_bf16": _rope_bshd,
     "rmsnorm_bwd_bf16": _rmsnorm_bwd,
+    "layernorm_bwd_bf16": _layernorm_bwd,
     "sum_expanded_f32": lambda x: x.sum(1, keepdim=True).expand(x.shape).contiguous(),
     "two_layouts_bf16": _two_layouts,
     "pad_add_f32": lambda x, z: F.pad(x, (1, 3)) + z,
@@ -243,6 +251,10 @@ def _kernels(fusion):
               "logits_bias_bf16": ((8192, 50257), (16, 50257), (1, 50257), (4096, 4093),
                                    (8192, 4096)),
               "bias_gelu_f16": ((8192, 4096), (4096, 11008), (64, 4096))}
+    # Backward passes: hidden sizes from 1024 to 16384, decode to training batches.
+    for bwd in ("rmsnorm_bwd_bf16", "layernorm_bwd_bf16"):
+        shapes[bwd] = ((16, 4096), (4096, 4096), (16384, 4096), (2048, 8192), (32768, 1024),
+                       (1024, 16384))
     for m, n in shapes.get(fusion, ((16, 4096), (4096, 4096), (16384, 4096), (2048, 8192))):
         yield {"M": m, "N": n}
 
@@ -266,7 +278,8 @@ CLASSES = {
     "views": ({f: "views.fus" for f in ("group_norm_f32", "group_norm_bf16", "masked_softmax_f32",
                                         "rope_bshd_bf16")},
               _views),
-    "kernels": ({f: "kernels.fus" for f in ("rmsnorm_bwd_bf16", "sum_expanded_f32",
+    "kernels": ({f: "kernels.fus" for f in ("rmsnorm_bwd_bf16", "layernorm_bwd_bf16",
+                                            "sum_expanded_f32",
                                             "two_layouts_bf16", "pad_add_f32", "bias_gelu_f16",
                                             "logits_bias_bf16", "rgb_normalize_f32",
                                             "rope_permuted_bf16", "residual_rmsnorm_bf16",

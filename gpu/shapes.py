@@ -30,6 +30,11 @@ _ROWS = [
     {"M": 2, "N": 262144},
 ]
 
+# Column reductions beside rows (column_partials.fus): past the capped grid,
+# past the register variants, and rows of no elements.
+_COLUMN_PARTIALS = _ROWS + [{"M": 70001, "N": 8}, {"M": 5000, "N": 64}, {"M": 3000, "N": 1000},
+                            {"M": 600, "N": 20000}, {"M": 5, "N": 0}]
+
 BINDINGS = {
     "bias_relu_nhwc": [
         {"N": 1, "C": 1, "H": 1, "W": 1},
@@ -49,6 +54,12 @@ BINDINGS = {
     "nonfinite_literals.masked_softmax": _ROWS,
     "row_variants": _ROWS,
     "recompute": _ROWS,
+    # Rows past the capped grid (264 blocks of up to 256 rows), row slots
+    # joined in shared memory, rows past the register variants (general).
+    "column_partials": _COLUMN_PARTIALS + [{"M": 0, "N": 5}],
+    # A max or min over no rows has no value (the oracle refuses it, as torch does).
+    "column_partials.row_and_column": _COLUMN_PARTIALS,
+    "column_partials.softmax_column_min": _COLUMN_PARTIALS,
     "reduction_broadcasts.sum_expanded": _ROWS,
     "reduction_broadcasts.max_broadcast_in_dim": _ROWS,
     "row_variants.permuted_read": [{"N": 1}, {"N": 7}, {"N": 64}, {"N": 1000}, {"N": 2048}],

@@ -30,7 +30,9 @@ std::vector<ScheduleField> IterationSchedule::fields() const {
 ReductionSchedule::ReductionSchedule(const SegmentedFusion &fusion, const ScheduledSegment &segment,
                                      bool normalizes)
     : normalization(normalizes) {
-  auto found = findReductionRows(segment.segment, "a reduction kernel reduces one set of axes");
+  auto found =
+      normalizes ? findNormalizationRows(segment.segment)
+                 : findReductionRows(segment.segment, "a reduction kernel reduces one set of axes");
   if (auto *found_rows = std::get_if<ReductionRows>(&found))
     rows = std::move(*found_rows);
   if (rows.reductions.empty())

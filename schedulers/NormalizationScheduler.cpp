@@ -21,6 +21,14 @@ namespace {
 // Longer chains are split into several kernels.
 constexpr size_t kMaxReductionStages = 6;
 
+// The column reductions the row generator accumulates beside its rows: a
+// partial per block, merged in block order by a second kernel.
+bool accumulatesColumns(const Op &op) {
+  const OpKind k = op.kind();
+  return (k == OpKind::Sum || k == OpKind::Mean || k == OpKind::Max || k == OpKind::Min) &&
+         isFloating(op.operand(0)->dtype());
+}
+
 class NormalizationScheduler final : public GeneratingScheduler {
 public:
   using GeneratingScheduler::GeneratingScheduler;
@@ -33,10 +41,15 @@ public:
   Verdict canSchedule(const Segment &segment) const override {
     if (auto reason = findOpsOfOtherKernels(segment))
       return Verdict::reject(*reason);
-    auto found = findReductionRows(segment, "a persistent kernel normalizes one set of rows");
+    auto found = findNormalizationRows(segment);
     if (auto *reason = std::get_if<std::string>(&found))
       return Verdict::reject(*reason);
     const ReductionRows &rows = std::get<ReductionRows>(found);
+    for (const Op *op : rows.columns)
+      if (!accumulatesColumns(*op))
+        return Verdict::reject(segment.analysis().describe(*op) +
+                               " reduces the columns; a persistent kernel accumulates column "
+                               "sums, means, maxima and minima of floating values only");
     const FusionAnalysis &a = segment.analysis();
     if (size_t stages = reductionStages(segment); stages > kMaxReductionStages)
       return Verdict::reject("its reductions are chained " + std::to_string(stages) +
@@ -48,6 +61,8 @@ public:
     for (size_t i = 0; i < segment.ops().size(); ++i) {
       const Op &op = *segment.ops()[i];
       const std::vector<Extent> &shape = op.result()->shape();
+      if (rows.isOverColumns(*op.result()))
+        continue; // over the columns: findNormalizationRows checked
       if (rows.isReducedShape(shape))
         continue;
       if (!rows.isDomainShape(shape) && !broadcastsInto(shape, rows.domain))
@@ -56,11 +71,14 @@ public:
                                " nor reduced");
       broadcastBack = broadcastBack || (depends[i] && !isReduction(op));
     }
-    if (!broadcastBack)
+    // Column reductions beside the rows' make the kernel worth it without
+    // a broadcast: the rows are read once for both.
+    if (!broadcastBack && rows.columns.empty())
       return Verdict::reject("no reduction result is broadcast back over the " +
                              shapeString(rows.domain) + " it reduces; that is a plain reduction");
     for (const Value *out : segment.writtenOutputs())
-      if (!rows.isReducedShape(out->shape()) && !rows.isDomainShape(out->shape()))
+      if (!rows.isOverColumns(*out) && !rows.isReducedShape(out->shape()) &&
+          !rows.isDomainShape(out->shape()))
         return Verdict::reject(a.quoted(*out) + " " + typeString(*out) +
                                " is written out but is neither over the rows " +
                                shapeString(rows.domain) + " nor reduced");

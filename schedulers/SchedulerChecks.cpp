@@ -152,6 +152,116 @@ bool ReductionRows::isDomainShape(const std::vector<Extent> &shape) const {
   return squeezedShape(shape) == squeezedDomain;
 }
 
+bool ReductionRows::isOverColumns(const Value &v) const {
+  return std::find(overColumns.begin(), overColumns.end(), &v) != overColumns.end();
+}
+
+namespace {
+
+// Rows made of the reductions of `segment` that reduce `axes` of `domain`,
+// the others taken as column reductions; or why they cannot be, with
+// `columnsMatch` set when every other reduction reduces the kept axes (the
+// reads of their results are what failed).
+std::variant<ReductionRows, std::string> rowsWithColumns(const Segment &segment,
+                                                         const std::vector<Extent> &domain,
+                                                         const std::vector<int64_t> &axes,
+                                                         bool &columnsMatch) {
+  columnsMatch = false;
+  const FusionAnalysis &a = segment.analysis();
+  ReductionRows rows;
+  rows.domain = domain;
+  rows.axes = axes;
+  std::vector<int64_t> kept;
+  for (size_t d = 0; d < domain.size(); ++d)
+    if (std::find(axes.begin(), axes.end(), int64_t(d)) == axes.end() && !domain[d].isConstant(1))
+      kept.push_back(static_cast<int64_t>(d));
+  std::vector<Extent> columns;
+  for (size_t d = 0; d < domain.size(); ++d)
+    if (std::find(kept.begin(), kept.end(), int64_t(d)) == kept.end())
+      columns.push_back(domain[d]);
+  rows.columnShape = squeezedShape(columns);
+  std::unordered_set<const Value *> overColumns;
+  for (const Op *op : segment.ops()) {
+    if (!isReduction(*op))
+      continue;
+    const bool sameDomain = op->operand(0)->shape() == domain;
+    std::vector<int64_t> along;
+    for (int64_t d : op->attrs().axes("axes"))
+      if (sameDomain && !domain[static_cast<size_t>(d)].isConstant(1))
+        along.push_back(d);
+    if (!sameDomain || (op->attrs().axes("axes") != axes && along != kept))
+      return a.quoted(*op->result()) + " reduces axes " + axesString(op->attrs().axes("axes")) +
+             " of " + typeString(*op->operand(0)) + ", neither the rows' axes " + axesString(axes) +
+             " of " + shapeString(domain) + " nor the others";
+  }
+  columnsMatch = true;
+  for (const Op *op : segment.ops()) {
+    const bool readsColumns =
+        std::any_of(op->operands().begin(), op->operands().end(),
+                    [&](const Value *v) { return overColumns.count(v) != 0; });
+    if (isReduction(*op) && !readsColumns) {
+      const Value &input = *op->operand(0);
+      std::vector<int64_t> opAxes = op->attrs().axes("axes");
+      if (input.shape() == domain && opAxes == axes) {
+        rows.reductions.push_back(op);
+        continue;
+      }
+      // Along the kept axes (and any static 1 dims) of the same domain,
+      // checked above.
+      rows.columns.push_back(op);
+      overColumns.insert(op->result());
+      rows.overColumns.push_back(op->result());
+      continue;
+    }
+    if (!readsColumns)
+      continue;
+    if (isReduction(*op) || squeezedShape(op->result()->shape()) != rows.columnShape)
+      return a.describe(*op) + " " + typeString(*op->result()) +
+             " reads a column reduction's result but is not over the columns " +
+             shapeString(rows.columnShape) + ": the columns are reduced only after every row";
+    overColumns.insert(op->result());
+    rows.overColumns.push_back(op->result());
+  }
+  if (rows.reductions.empty())
+    return std::string("no reduction reduces the rows' axes");
+  std::vector<Extent> reduced;
+  for (size_t d = 0; d < domain.size(); ++d)
+    if (std::find(axes.begin(), axes.end(), int64_t(d)) == axes.end())
+      reduced.push_back(domain[d]);
+  rows.reduced = squeezedShape(reduced);
+  rows.squeezedDomain = squeezedShape(domain);
+  return rows;
+}
+
+} // namespace
+
+std::variant<ReductionRows, std::string> findNormalizationRows(const Segment &segment) {
+  auto plain = findReductionRows(segment, "a persistent kernel normalizes one set of rows");
+  if (std::holds_alternative<ReductionRows>(plain))
+    return plain;
+  // Each reduction's (domain, axes) in turn as the rows': the first that
+  // leaves the others column reductions read only over the columns. Where
+  // none does, the reason of the first whose other reductions reduce its
+  // kept axes (their results are read over the rows), else why the
+  // reductions disagree.
+  std::string reason = std::get<std::string>(plain);
+  bool matched = false;
+  for (const Op *op : segment.ops()) {
+    if (!isReduction(*op))
+      continue;
+    bool columnsMatch = false;
+    auto found =
+        rowsWithColumns(segment, op->operand(0)->shape(), op->attrs().axes("axes"), columnsMatch);
+    if (std::holds_alternative<ReductionRows>(found))
+      return found;
+    if (columnsMatch && !matched) {
+      reason = std::get<std::string>(found);
+      matched = true;
+    }
+  }
+  return reason;
+}
+
 std::variant<ReductionRows, std::string> findReductionRows(const Segment &segment,
                                                            std::string_view oneKernel) {
   const FusionAnalysis &a = segment.analysis();

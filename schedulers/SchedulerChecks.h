@@ -65,16 +65,36 @@ struct ReductionRows {
   std::vector<Extent> reduced;        // domain without the axes, static 1s removed
   std::vector<Extent> squeezedDomain; // domain, static 1s removed
 
+  // Column reductions a normalization kernel computes beside its rows
+  // (findNormalizationRows): reductions of values over the domain along
+  // exactly the kept axes (an RMSNorm backward's weight gradient), in
+  // fusion order. Their results, and every op reading them, are over the
+  // columns: the domain without its kept axes. Empty for reduction kernels.
+  std::vector<const Op *> columns;
+  std::vector<Extent> columnShape; // static 1s removed
+  // The values computed from column results (the columns' results among
+  // them): only the column merge computes them.
+  std::vector<const Value *> overColumns;
+
   // Whether `shape` holds one element per row (ignoring static 1s).
   bool isReducedShape(const std::vector<Extent> &shape) const;
   // Whether `shape` is the rows' domain (ignoring static 1s).
   bool isDomainShape(const std::vector<Extent> &shape) const;
+  // Whether `v` is computed from a column reduction's result.
+  bool isOverColumns(const Value &v) const;
 };
 // The rows, or why there are none: no reduction, or two that disagree.
 // `oneKernel` ends the disagreement reason ("a reduction kernel reduces
 // one set of axes").
 std::variant<ReductionRows, std::string> findReductionRows(const Segment &segment,
                                                            std::string_view oneKernel);
+
+// The rows of a normalization segment, whose reductions may reduce two
+// complementary sets of axes of one domain: the rows' (whose results the
+// segment reads again over the domain) and columns' (whose results only
+// ops over the columns and outputs read). Without column reductions, what
+// findReductionRows finds; else why the reductions are neither.
+std::variant<ReductionRows, std::string> findNormalizationRows(const Segment &segment);
 
 // The scans of a segment when they all scan the same dim of tensors of one
 // shape (the same lanes).

@@ -332,7 +332,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   s += pad + "// outputs\n";
   std::string staging;
   for (size_t t = 0; t < k_.tensors.size(); ++t)
-    if (k_.tensors[t].written && !k_.tensors[t].perRow)
+    if (k_.tensors[t].perElement())
       staging += pad + "  __align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
                  std::to_string(t) + "_l[" + std::to_string(n) + "][" + W + "];  // " +
                  k_.tensors[t].what + "\n";
@@ -343,7 +343,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
       size_t taken = 0;
       std::string body;
       for (size_t t = 0; t < k_.tensors.size(); ++t) {
-        if (!k_.tensors[t].written || k_.tensors[t].perRow)
+        if (!k_.tensors[t].perElement())
           continue;
         const std::string ts = std::to_string(t);
         body += forEachElement(
@@ -568,7 +568,7 @@ std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,
                                               const std::string &pad) const {
   std::string s;
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.tensors[t].written || k_.tensors[t].perRow)
+    if (!k_.tensors[t].perElement())
       continue;
     const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
                       B = bytesType(vector, k_.tensors[t].storage);

@@ -22,21 +22,21 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
                   std::string(cx_.segment.scheduler->name()) + "), contiguous variant " + v.suffix +
                   ", vectors of " + std::to_string(vector) + "\n";
-  // A thread holding 32 elements of each of H > 1 different rows (x and dy
-  // of a backward pass) needs H times the registers: asking for 1 / H of
-  // the threads keeps as many bytes in flight without spilling.
-  int held = 0;
-  for (const std::optional<RowStream> &stream : k_.streams)
-    held += stream && stream->cached;
-  const int perSM = v.elements > kRowNarrowMaxElements && held > 1 ? kRowMinThreadsPerSM / held
-                                                                   : kRowMinThreadsPerSM;
-  const int minBlocks = std::max(1, perSM / v.block());
+  const int minBlocks = k_.minBlocksPerSM(v);
   s += "extern \"C\" __global__ void __launch_bounds__(" + B + ", " + std::to_string(minBlocks) +
        ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
   s += "  typedef long long I;\n";
   s += "  const I L = (I)a.len;\n";
   s += sharedScratch(v.threads);
   s += "  const int tid = (int)threadIdx.x % " + T + ";\n";
+  if (k_.columnPartials())
+    s += columnAccumulators(v.vectors(vector), vector, "  ");
+  const std::string body = contiguousPersistentBody(v, vector);
+  const std::string step = "(I)" + std::to_string(v.threads * vector);
+  if (prefetchesRows())
+    s += prefetchBuffers(v.vectors(vector), vector, "  ") +
+         prefetchRow("(I)blockIdx.x * " + R + " + (I)(threadIdx.x / " + T + ")", v.vectors(vector),
+                     vector, step, "  ");
   // Every thread of a warp runs the same number of iterations, so the
   // shuffles of a group always find their partners.
   s += "  for (I base = (I)blockIdx.x * " + R + "; base < (I)a.rows; base += (I)gridDim.x * " + R +
@@ -46,8 +46,11 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   s += "    const I row = row_ok ? row_at : (I)a.rows - 1;\n";
   s += decompose("row", k_.keptDims, "", "row_rest", "    ");
   s += rowStarts("    ");
-  s += contiguousPersistentBody(v, vector);
-  s += "  }\n}\n\n";
+  s += body;
+  s += "  }\n";
+  if (k_.columnPartials())
+    s += flushColumns(v.threads, v.rowsPerBlock, v.vectors(vector), vector, "  ");
+  s += "}\n\n";
   return s;
 }
 
@@ -117,11 +120,73 @@ std::string RowReductionEmitter::loadVectors(Vectors vectors, int vector, const 
   return s;
 }
 
+std::set<size_t> RowReductionEmitter::prefetched() const {
+  std::set<size_t> ahead;
+  for (size_t t : used_)
+    if (k_.streams[t]->alongRow && k_.streams[t]->cached && !k_.tensors[t].written)
+      ahead.insert(t);
+  return ahead;
+}
+
+std::string RowReductionEmitter::prefetchBuffers(int count, int vector,
+                                                 const std::string &pad) const {
+  std::string s;
+  for (size_t t : prefetched())
+    s += pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
+         std::to_string(t) + "_n[" + std::to_string(count) + "][" + std::to_string(vector) +
+         "];  // the next row of " + k_.tensors[t].what + "\n";
+  return s;
+}
+
+std::string RowReductionEmitter::prefetchRow(const std::string &rowAt, int count, int vector,
+                                             const std::string &itemsStep,
+                                             const std::string &pad) const {
+  const std::string in = pad + "  ";
+  std::string s = pad + "{  // the next row's inputs, in flight while this one reduces\n";
+  s += in + "const I row_at = " + rowAt + ";\n";
+  s += in + "const bool row_ok = row_at < (I)a.rows;\n";
+  s += in + "const I row = row_ok ? row_at : (I)a.rows - 1;\n";
+  s += decompose("row", k_.keptDims, "", "row_rest", in);
+  s += rowStarts(in);
+  for (int j = 0; j < count; ++j) {
+    const std::string J = std::to_string(j);
+    s += in + "const I k" + J + " = (I)tid * " + std::to_string(vector) + " + (I)" + J + " * " +
+         itemsStep + ";\n";
+    s += in + "const bool ok" + J + " = k" + J + " < L && row_ok;\n";
+  }
+  for (size_t t : prefetched()) {
+    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
+                      W = bytesType(vector, k_.tensors[t].storage);
+    for (int j = 0; j < count; ++j) {
+      const std::string J = std::to_string(j);
+      s += in + "*(" + W + " *)t" + ts + "_n[" + J + "] = ok" + J + " ? *(const " + W +
+           " *)((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ") : " + W + "{};\n";
+    }
+  }
+  return s + pad + "}\n";
+}
+
+std::string RowReductionEmitter::takePrefetched(int count, int vector,
+                                                const std::string &pad) const {
+  const std::set<size_t> ahead = prefetched();
+  std::string s = loadVectors({0, count, count}, vector, pad, ahead);
+  for (size_t t : ahead) {
+    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
+                      W = bytesType(vector, k_.tensors[t].storage);
+    s += pad + "__align__(16) " + Ts + " t" + ts + "_l[" + std::to_string(count) + "][" +
+         std::to_string(vector) + "];  // " + k_.tensors[t].what + "\n";
+    for (int j = 0; j < count; ++j)
+      s += pad + "*(" + W + " *)t" + ts + "_l[" + std::to_string(j) + "] = *(const " + W + " *)t" +
+           ts + "_n[" + std::to_string(j) + "];\n";
+  }
+  return s;
+}
+
 std::string RowReductionEmitter::storeVectors(Vectors vectors, int vector,
                                               const std::string &pad) const {
   std::string s;
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.tensors[t].written || k_.tensors[t].perRow)
+    if (!k_.tensors[t].perElement())
       continue;
     const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
                       W = bytesType(vector, k_.tensors[t].storage);
@@ -182,7 +247,7 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
   const std::set<size_t> reduced = used_;
   std::string outputs = pad + "// outputs\n";
   for (size_t t = 0; t < k_.tensors.size(); ++t)
-    if (k_.tensors[t].written && !k_.tensors[t].perRow)
+    if (k_.tensors[t].perElement())
       outputs += pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
                  std::to_string(t) + "_l[" + std::to_string(n) + "][" + V + "];  // " +
                  k_.tensors[t].what + "\n";
@@ -191,7 +256,7 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
     used_.clear();
     std::string values;
     for (size_t t = 0; t < k_.tensors.size(); ++t) {
-      if (!k_.tensors[t].written || k_.tensors[t].perRow)
+      if (!k_.tensors[t].perElement())
         continue;
       const std::string ts = std::to_string(t);
       values += forEachElement(
@@ -204,10 +269,20 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
                    "] = " + x + ";\n";
           });
     }
+    if (k_.columnPartials())
+      values += accumulateColumns(
+          emitter, taken, one, vector,
+          [](int jj) { return "ok" + std::to_string(jj) + " && row_ok"; }, pad);
     outputs += loadVectors(one, vector, pad, reduced) + values + storeVectors(one, vector, pad);
   }
   used_ = reduced;
-  s += loadVectors({0, n, n}, vector, pad);
+  if (prefetchesRows())
+    s += takePrefetched(n, vector, pad) +
+         prefetchRow("base + (I)gridDim.x * " + std::to_string(v.rowsPerBlock) +
+                         " + (I)(threadIdx.x / " + std::to_string(v.threads) + ")",
+                     n, vector, "(I)" + std::to_string(v.threads * vector), pad);
+  else
+    s += loadVectors({0, n, n}, vector, pad);
   s += phases;
   s += outputs;
   // Per-row outputs, by the row's first thread.

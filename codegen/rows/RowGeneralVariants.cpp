@@ -20,11 +20,22 @@ std::string RowReductionEmitter::generalKernel(const RowVariant &v) {
   s += "  const I L = (I)a.len;\n";
   s += sharedScratch(v.threads);
   s += "  const int tid = (int)threadIdx.x % " + T + ";\n";
+  if (k_.columnPartials()) {
+    if (v.looped())
+      s += loopedColumnStart(v);
+    else
+      s += columnAccumulators(v.items, 1, "  ");
+  }
   s += "  for (I row = (I)blockIdx.x * " + std::to_string(v.rowsPerBlock) + " + (I)threadIdx.x / " +
        T + "; row < (I)a.rows; row += (I)gridDim.x * " + std::to_string(v.rowsPerBlock) + ") {\n";
   s += decompose("row", k_.keptDims, "", "row_rest", "    ");
   s += v.looped() ? generalLoopedBody(v) : generalPersistentBody(v);
-  s += "  }\n}\n\n";
+  s += "  }\n";
+  // Every thread reaches the flush: its row slot's accumulators joined
+  // through shared memory.
+  if (k_.columnPartials() && !v.looped())
+    s += flushColumns(v.threads, v.rowsPerBlock, v.items, 1, "  ");
+  s += "}\n\n";
   return s;
 }
 
@@ -67,7 +78,7 @@ std::string RowReductionEmitter::generalPersistentBody(const RowVariant &v) {
   s += pad + "// outputs\n";
   std::vector<std::string> stores;
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
-    if (!k_.tensors[t].written)
+    if (!k_.tensors[t].written || k_.tensors[t].perColumn)
       continue;
     const std::vector<Extent> &shape = k_.tensors[t].value->shape();
     if (k_.tensors[t].perRow) {
@@ -79,6 +90,17 @@ std::string RowReductionEmitter::generalPersistentBody(const RowVariant &v) {
       Coords at = valueCoords(shape, items[static_cast<size_t>(j)], false);
       stores.push_back("if (ok" + std::to_string(j) + ") " +
                        storeStatement(t, at, storedValue(emitter, t, at)));
+    }
+  }
+  // Column partials: each item's value joined into its accumulator.
+  for (size_t c = 0; c < k_.rows.columns.size(); ++c) {
+    const Op &op = *k_.rows.columns[c];
+    const std::string C = std::to_string(c);
+    for (int j = 0; j < v.items; ++j) {
+      const std::string x = toAccumulator(op, emitter.emit(*op.operand(0), items[size_t(j)]));
+      const std::string slot = "cp" + C + "[" + std::to_string(j) + "][0]";
+      stores.push_back("if (ok" + std::to_string(j) + ") " + slot + " = " +
+                       reductionCombiner(op.kind()) + "()(" + slot + ", " + x + ");");
     }
   }
   s += take(emitter, taken, 4);
@@ -134,19 +156,29 @@ std::string RowReductionEmitter::generalLoopedBody(const RowVariant &v) {
 std::string RowReductionEmitter::generalOutputs(const RowVariant &v) {
   const std::string pad = "    ";
   std::string s = pad + "// outputs\n";
-  bool perElement = false, perRow = false;
+  bool perElement = k_.columnPartials(), perRow = false;
   for (const RowTensor &t : k_.tensors) {
-    perElement = perElement || (t.written && !t.perRow);
+    perElement = perElement || (t.perElement());
     perRow = perRow || (t.written && t.perRow);
   }
   if (perElement)
     s += generalRowLoop(v, [&](ValueEmitter &e, const Coords &at) {
       std::vector<std::string> stores;
       for (size_t t = 0; t < k_.tensors.size(); ++t) {
-        if (!k_.tensors[t].written || k_.tensors[t].perRow)
+        if (!k_.tensors[t].perElement())
           continue;
         Coords c = valueCoords(k_.tensors[t].value->shape(), at, false);
         stores.push_back(storeStatement(t, c, storedValue(e, t, c)));
+      }
+      // Column partials: straight into this block's partial row, whose
+      // position k only this thread touches.
+      for (size_t c = 0; c < k_.rows.columns.size(); ++c) {
+        const Op &op = *k_.rows.columns[c];
+        const std::string A = cudaComputeType(columnAccumulator(c));
+        const std::string at_k =
+            "((" + A + " *)a.cpart[" + std::to_string(c) + "])[(I)blockIdx.x * L + k]";
+        stores.push_back(at_k + " = " + reductionCombiner(op.kind()) + "()(" + at_k + ", " +
+                         toAccumulator(op, e.emit(*op.operand(0), at)) + ");");
       }
       std::string tail;
       for (const std::string &st : stores)

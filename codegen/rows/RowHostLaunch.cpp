@@ -228,9 +228,10 @@ std::string splitLaunch(const RowKernel &rk, const std::string &pad,
 // kind by fit) where the rows are contiguous, then each general variant,
 // each where the row fits it.
 std::string forcedVariants(const RowKernel &rk) {
-  const std::string reset = std::string("shared = 0;\n") +
-                            (rk.clustered() ? "cluster = 0;\n" : "") +
-                            (rk.split ? "splits = 1;\n" : "");
+  const std::string reset =
+      std::string("shared = 0;\n") + (rk.clustered() ? "cluster = 0;\n" : "") +
+      (rk.split ? "splits = 1;\n" : "") +
+      (rk.columnPartials() ? "cap = " + std::to_string(kRowColumnBlocks) + ";\n" : "");
   auto launch = [&](const std::string &name, int block, int rowsPerBlock) {
     return "kernel = \"" + name + "\";\n" + launchShape(block, rowsPerBlock, "") + reset;
   };
@@ -242,7 +243,9 @@ std::string forcedVariants(const RowKernel &rk) {
           alternatives.push_back(
               {(vector == 1 ? std::string("vec") : "vec == " + std::to_string(vector)) +
                    " && a.len <= " + std::to_string(v.maxLength()),
-               launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock)});
+               launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock) +
+                   (rk.columnPartials() ? "cap = " + std::to_string(rk.columnBlocks(v)) + ";\n"
+                                        : "")});
     if (rk.generatesCached())
       alternatives.push_back({"vec", cachedLaunch(rk, "")});
     // The split variant at any length, as many splits as rows allow.
@@ -281,6 +284,13 @@ std::string rowHostLaunch(const RowKernel &rk) {
     s += "  a.len *= a.size[" + std::to_string(d) + "];\n";
   for (size_t t = 0; t < rk.tensors.size(); ++t)
     s += hostTensorArguments(t, rk.tensors[t]);
+  if (rk.columnPartials()) {
+    s += "  {\n    char *scratch = ws + " + extentToCode(rk.scratchOffset, sym) + ";\n";
+    for (size_t c = 0; c < rk.rows.columns.size(); ++c)
+      s += "    a.cpart[" + std::to_string(c) +
+           "] = scratch;\n    scratch += " + extentToCode(rk.columnPartialBytes(c), sym) + ";\n";
+    s += "  }\n";
+  }
   s += "  if (a.rows > 0) {\n";
   s += "    int vec = 0;  /* the contiguous variants' vector width; 0: general variants */\n";
   s += "    int shifted = 1;  /* the cached variant's */\n";
@@ -290,10 +300,17 @@ std::string rowHostLaunch(const RowKernel &rk) {
     s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
   if (rk.split)
     s += "    unsigned splits = 1;  /* slices per row (the split variant) */\n";
+  if (rk.columnPartials())
+    s += "    long long cap = " + std::to_string(kRowColumnBlocks) +
+         ";  /* the most blocks, each leaving partial rows */\n";
   if (rk.generatesContiguous())
     s += contiguousCheck(rk);
   s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
        "LL) vec = 0;  /* the cached variants count row positions in 32 bits */\n";
+  if (rk.columnPartials() && rk.generatesContiguous())
+    s += "    if (a.len > (vec > 1 ? " + std::to_string(rk.registersUpTo(rk.vector)) +
+         "LL : " + std::to_string(rk.registersUpTo(1)) +
+         "LL)) vec = 0;  /* longer rows than the register variants hold: no cached variant */\n";
   std::vector<std::pair<std::string, std::string>> fast;
   for (const RowFastVariant &v : kRowFastVariants) {
     // At one width only where the variant is generated at one width only.
@@ -305,9 +322,12 @@ std::string rowHostLaunch(const RowKernel &rk) {
                                          rowKernelName(rk, v, rk.vector) + "\""
                                    : "\"" + rowKernelName(rk, v, wide ? rk.vector : 1) + "\"";
     const std::string width = wide && narrow ? "" : wide ? " && vec > 1" : " && vec == 1";
-    fast.push_back({"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width,
-                    "        kernel = " + kernel + ";\n" +
-                        launchShape(v.block(), v.rowsPerBlock, "        ")});
+    std::string launch =
+        "        kernel = " + kernel + ";\n" + launchShape(v.block(), v.rowsPerBlock, "        ");
+    if (rk.columnPartials())
+      launch += "        cap = " + std::to_string(rk.columnBlocks(v)) + ";\n";
+    fast.push_back(
+        {"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width, launch});
   }
   if (rk.generatesCached()) {
     std::string cached;
@@ -341,6 +361,10 @@ std::string rowHostLaunch(const RowKernel &rk) {
   s += "    }\n";
   s += forcedVariants(rk);
   s += variantHookLaunched("kernel", "    ");
+  if (rk.columnPartials()) {
+    s += "    if (groups > cap)\n      groups = cap;  /* a partial row per block, one wave */\n";
+    s += "    a.cblocks = groups;\n";
+  }
   if (rk.split) {
     s += "    if (splits > 1) {\n";
     s += "      char *scratch = ws + " + extentToCode(rk.scratchOffset, sym) + ";\n";
@@ -370,7 +394,21 @@ std::string rowHostLaunch(const RowKernel &rk) {
   if (rk.clustered())
     s += "    }\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
-  s += "  }\n}\n";
+  s += "  }\n";
+  if (rk.columnPartials()) {
+    // Over no rows too: the columns' identities (a mean's 0 / 0).
+    const std::string W = std::to_string(kRowColumnMergeWidth);
+    s += "  if (a.len > 0) {\n";
+    s += "    long long tiles = (a.len + " + std::to_string(kRowColumnMergeWidth - 1) + ") / " + W +
+         ";\n";
+    s += "    if (tiles > 2147483647LL)\n      tiles = 2147483647LL;\n";
+    s += "    st = FUSERC_NAME_launch_kernel(\"" + rowColumnMergeName(rk) +
+         "\", (unsigned)tiles, 1, 1, " + std::to_string(kRowColumnMergeBlock) +
+         ", 0, &a, stream);\n";
+    s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
+    s += "  }\n";
+  }
+  s += "}\n";
   return s;
 }
 

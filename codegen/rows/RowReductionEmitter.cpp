@@ -74,6 +74,8 @@ EmittedKernel RowReductionEmitter::run() {
   for (const RowVariant &v : kRowVariants)
     if (k_.generates(v))
       general += generalKernel(v);
+  if (k_.columnPartials())
+    general += columnMergeKernel();
   EmittedKernel out;
   out.source = common + registers + cached + clustered + general;
   // The cached group starts with the row cache's helpers; the cluster and
@@ -202,12 +204,17 @@ void RowReductionEmitter::collectTensors() {
   k_.scalars = std::move(operands.scalars);
   throughOps_ = std::move(operands.throughOps);
   for (KernelTensor &t : operands.tensors) {
-    const bool perRow = t.written && k_.rows.isReducedShape(t.value->shape());
-    if (t.written && !perRow && !k_.rows.isDomainShape(t.value->shape()))
+    // Over the columns first: with a square domain a column shape is also
+    // the rows' reduced shape.
+    const bool perColumn = t.written && k_.rows.isOverColumns(*t.value);
+    const bool perRow = t.written && !perColumn && k_.rows.isReducedShape(t.value->shape());
+    if (t.written && !perRow && !perColumn && !k_.rows.isDomainShape(t.value->shape()))
       throw CodegenError(cx_.analysis.quoted(*t.value) + " " + typeString(*t.value) +
                          " is neither over the rows " + shapeString(k_.rows.domain) +
                          " nor reduced");
-    k_.tensors.push_back(RowTensor{std::move(t), perRow});
+    RowTensor rt{std::move(t), perRow};
+    rt.perColumn = perColumn;
+    k_.tensors.push_back(std::move(rt));
   }
 }
 
@@ -224,6 +231,8 @@ void RowReductionEmitter::findStreams() {
   used_.clear();
   for (const Op *op : k_.rows.reductions)
     emitter.emit(*op->operand(0), item_->domain);
+  for (const Op *op : k_.rows.columns)
+    emitter.emit(*op->operand(0), item_->domain);
   for (size_t t : used_) {
     RowStream &stream = *k_.streams[t];
     for (size_t d : k_.keptDims)
@@ -232,7 +241,7 @@ void RowReductionEmitter::findStreams() {
   }
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     const RowTensor &kt = k_.tensors[t];
-    if (!kt.written || kt.perRow)
+    if (!kt.perElement())
       continue;
     const Coords at = valueCoords(kt.value->shape(), item_->domain, false);
     emitter.emit(*kt.value, at);
@@ -264,8 +273,9 @@ size_t RowReductionEmitter::tensorIndex(const Value &v) const {
 }
 
 bool RowReductionEmitter::isReductionResult(const Value &v) const {
-  return std::any_of(k_.rows.reductions.begin(), k_.rows.reductions.end(),
-                     [&](const Op *op) { return op->result() == &v; });
+  auto produces = [&](const Op *op) { return op->result() == &v; };
+  return std::any_of(k_.rows.reductions.begin(), k_.rows.reductions.end(), produces) ||
+         std::any_of(k_.rows.columns.begin(), k_.rows.columns.end(), produces);
 }
 
 bool RowReductionEmitter::isReducedDim(size_t d) const {

@@ -154,7 +154,42 @@ private:
   // outputs.
   std::string loadVectors(Vectors vectors, int vector, const std::string &pad,
                           const std::set<size_t> &skip = {}) const;
+  // Column-partial kernels loop over their rows in one wave of blocks:
+  // those holding few rows' worth of registers (kRowPrefetchMaxHeld) load
+  // each next row's streamed inputs whose rows differ (those of
+  // `used_`: `prefetched`) into t<t>_n while this one reduces. The
+  // buffers, the first row's loads (before the loop), and this row's:
+  // t<t>_l taken from t<t>_n (the other inputs loaded), the next row's
+  // issued.
+  bool prefetchesRows() const {
+    return k_.columnPartials() && k_.heldRows() <= kRowPrefetchMaxHeld;
+  }
+  std::set<size_t> prefetched() const;
+  std::string prefetchBuffers(int count, int vector, const std::string &pad) const;
+  std::string prefetchRow(const std::string &rowAt, int count, int vector,
+                          const std::string &itemsStep, const std::string &pad) const;
+  std::string takePrefetched(int count, int vector, const std::string &pad) const;
   std::string storeVectors(Vectors vectors, int vector, const std::string &pad) const;
+
+  // ---- column partials (RowColumnPartials.cpp) ----
+  DType columnAccumulator(size_t c) const;
+  // Coordinates of a value over the columns (the domain's reduced dims).
+  Coords columnCoords(const std::vector<Extent> &shape) const;
+  // A register variant's accumulators cp<c>[count][vector], at the identity.
+  std::string columnAccumulators(int count, int vector, const std::string &pad) const;
+  // Each column reduction's input at every element of `vectors`, joined
+  // into its accumulator where `condition(j)` holds for vector j.
+  std::string accumulateColumns(ValueEmitter &emitter, size_t &taken, Vectors vectors, int vector,
+                                const std::function<std::string(int)> &condition,
+                                const std::string &pad);
+  // After the rows: the block's partial row of each column reduction, its
+  // row slots joined in slot order.
+  std::string flushColumns(int threads, int rowsPerBlock, int count, int vector,
+                           const std::string &pad) const;
+  // The looped variant's partial rows set to the identity before its rows.
+  std::string loopedColumnStart(const RowVariant &v) const;
+  // The kernel merging the blocks' partials (rowColumnMergeName).
+  std::string columnMergeKernel();
 
   // ---- the cached streaming variant (RowCachedVariant.cpp) ----
   std::string cachedKernel(const RowCachedVariant &v, int vector);

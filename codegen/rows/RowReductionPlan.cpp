@@ -29,6 +29,11 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
          "];  /* the split variant's partials, [rows][splits] each */\n";
     s += "  int *count;  /* per row: its split blocks done (zeroed before the launch) */\n";
   }
+  if (rk.columnPartials()) {
+    s += "  void *cpart[" + std::to_string(rk.rows.columns.size()) +
+         "];  /* column partials: a row per block of the row kernel */\n";
+    s += "  long long cblocks;  /* the row kernel's blocks */\n";
+  }
   s += "  long long sym[" + std::to_string(ns) + "];\n";
   return s + argsStructEnd(rk.scalars, "", rk.segment->segment, prefix + rk.base);
 }
@@ -40,6 +45,8 @@ std::string rowKernelName(const RowKernel &rk, const RowVariant &v) {
 std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vector) {
   return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
 }
+
+std::string rowColumnMergeName(const RowKernel &rk) { return rk.base + "_colmerge"; }
 
 std::string rowKernelName(const RowKernel &rk, const RowCachedVariant &v, int vector) {
   const bool cached = &v >= std::begin(kRowCachedVariants) && &v < std::end(kRowCachedVariants);
@@ -61,11 +68,47 @@ bool RowKernel::onePass() const {
   for (const Op *op : rows.reductions)
     passes += op->kind() == OpKind::Var;
   for (const RowTensor &t : tensors)
-    passes += t.written && !t.perRow;
+    passes += t.perElement();
   return passes <= 1;
 }
 
+int RowKernel::heldRows() const {
+  int held = 0;
+  for (const std::optional<RowStream> &stream : streams)
+    held += stream && stream->cached;
+  return held + 2 * static_cast<int>(rows.columns.size());
+}
+
+int RowKernel::minBlocksPerSM(const RowFastVariant &v) const {
+  // A thread holding 32 elements of each of H > 1 different rows (x and dy
+  // of a backward pass) needs H times the registers: asking for 1 / H of
+  // the threads keeps as many bytes in flight without spilling. Column
+  // partials count from 16 elements per thread.
+  const int held = heldRows();
+  const int holdsFrom = columnPartials() ? kRowNarrowMaxElements - 1 : kRowNarrowMaxElements;
+  const int perSM =
+      v.elements > holdsFrom && held > 1 ? kRowMinThreadsPerSM / held : kRowMinThreadsPerSM;
+  return std::max(1, perSM / v.block());
+}
+
+Extent RowKernel::columnPartialBytes(size_t c) const {
+  Extent rowCount = 1, length = 1;
+  for (size_t d : keptDims)
+    rowCount = rowCount * rows.domain[d];
+  for (size_t d : reducedDims)
+    length = length * rows.domain[d];
+  return Extent::min(rowCount, Extent(kRowColumnBlocks)) * length *
+         Extent(static_cast<int64_t>(
+             dtypeBytes(reductionAccumulator(rows.columns[c]->result()->dtype()))));
+}
+
 Extent RowKernel::scratchBytes() const {
+  if (columnPartials()) {
+    Extent bytes = 0;
+    for (size_t c = 0; c < rows.columns.size(); ++c)
+      bytes = bytes + columnPartialBytes(c);
+    return bytes;
+  }
   if (!split)
     return 0;
   int64_t bytes = 0;
@@ -133,7 +176,7 @@ bool RowKernel::generates(const RowVariant &v) const {
 }
 
 bool RowKernel::generatesCached() const {
-  return budget != VariantBudget::Minimal && contiguous() &&
+  return budget != VariantBudget::Minimal && contiguous() && !columnPartials() &&
          meets(*this, registersUpTo(1) + 1, kRowCachedMaxLength);
 }
 
@@ -247,6 +290,10 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
              std::to_string(v.items) + " elements per thread in registers";
     plan.variants.push_back({rowKernelName(rk, v), "general: " + what});
   }
+  if (rk.columnPartials())
+    plan.variants.push_back({rowColumnMergeName(rk),
+                             "the column merge, launched after whichever variant ran: each "
+                             "column's partials of its blocks joined in block order"});
 }
 
 // What the variant budget leaves out of the kernel and what runs instead.
@@ -417,6 +464,13 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
     plan.launchGeometry += "; the split variant: grid rows x S, its partials (" +
                            std::to_string(kRowSplitTargetBlocks) +
                            " per reduction) and a count per row in workspace scratch";
+  if (rk.columnPartials())
+    plan.launchGeometry += "; with column reductions: grid min(ceil(rows / rows per block), " +
+                           std::to_string(kRowColumnBlocks) + "), each block's partial row of " +
+                           "every column reduction in workspace scratch, then " +
+                           rowColumnMergeName(rk) + ": blocks of " +
+                           std::to_string(kRowColumnMergeBlock) + " threads, " +
+                           std::to_string(kRowColumnMergeWidth) + " columns each";
   plan.scratchBytes = rk.scratchBytes();
   plan.bytesMoved = kernelBytesMoved(rk.tensors);
   plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");

@@ -9,6 +9,7 @@
 #include "schedulers/KernelPlan.h"
 #include "schedulers/SchedulerChecks.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <set>
@@ -164,10 +165,33 @@ inline constexpr int64_t kRowCachedMaxLength = int64_t(1) << 30;
 // block reduction's slots).
 inline constexpr int kRowCachedReserve = 1024;
 
+// Column partials (RowColumnPartials.cpp): kernels with column reductions
+// run one wave of blocks, each leaving a partial row per column reduction
+// in workspace scratch: as many blocks as __launch_bounds__ guarantees
+// each SM of a 132-SM H100 / H200 holds, 2 at most (a constant per
+// variant, so that results are the same on every GPU; RowKernel::
+// columnBlocks). The merge kernel joins them with blocks of
+// kRowColumnMergeBlock threads, kRowColumnMergeWidth columns per block.
+inline constexpr int kRowColumnSMs = 132;
+inline constexpr int kRowColumnBlocks = 2 * kRowColumnSMs; // the most of any variant
+inline constexpr int kRowRegistersPerSM = 65536;
+// Column-partial kernels holding at most this many rows' worth of
+// registers per element (RowKernel::heldRows: an RMSNorm backward's x, dy
+// and dw) load their next row while this one reduces; more (a layer norm
+// backward's dw and db) ran slower with it than without (bench/README.md).
+inline constexpr int kRowPrefetchMaxHeld = 4;
+inline constexpr int kRowColumnMergeBlock = 256;
+inline constexpr int kRowColumnMergeWidth = 32;
+
 // One tensor the kernel reads or writes, and whether it holds one element
 // per row (a reduced shape) rather than one per row element.
 struct RowTensor : KernelTensor {
   bool perRow = false;
+  // A written output over the columns (ReductionRows::overColumns): the
+  // column merge kernel stores it, the row variants do not.
+  bool perColumn = false;
+  // Whether it is a written output with an element per row element.
+  bool perElement() const { return written && !perRow && !perColumn; }
 };
 
 // How a tensor the contiguous variants stream relates to the rows: for
@@ -219,6 +243,22 @@ struct RowKernel {
     return sharesCachedKernel(vector) && registersUpTo(1) < kRowCachedAbove;
   }
   bool contiguous() const { return !streams.empty(); }
+  // Whether the kernel accumulates column reductions (RowColumnPartials.cpp):
+  // only the register and general variants are generated, on a grid of at
+  // most kRowColumnBlocks blocks, followed by the merge kernel.
+  bool columnPartials() const { return !rows.columns.empty(); }
+  // Bytes of column reduction c's partials: a row per block.
+  Extent columnPartialBytes(size_t c) const;
+  // The blocks per SM contiguous variant v's __launch_bounds__ asks room
+  // for (kRowMinThreadsPerSM threads, fewer where each holds many rows).
+  int minBlocksPerSM(const RowFastVariant &v) const;
+  // The grid cap of contiguous variant v with column partials: the blocks
+  // that run at once on every SM, at most kRowColumnBlocks: those its
+  // launch bounds ask room for, or that fit at 255 registers a thread.
+  int columnBlocks(const RowFastVariant &v) const {
+    const int fit = kRowRegistersPerSM / (v.block() * 256);
+    return kRowColumnSMs * std::clamp(std::max(minBlocksPerSM(v), fit), 1, 2);
+  }
   // Whether the cached variants pass over each row once (one reduction, not
   // a var, no per-element output): they cache nothing, which would be
   // copied into shared memory only to be read once from there.
@@ -241,6 +281,9 @@ struct RowKernel {
   bool runs(const RowFastVariant &v, int width) const {
     return width == vector || vector == 1 || v.elements <= kRowNarrowMaxElements;
   }
+  // Rows' worth of 16-bit registers a thread holds per element it runs:
+  // the cached streams' and two per column reduction (minBlocksPerSM).
+  int heldRows() const;
   // The longest row a contiguous variant at vectors of `width` takes; longer
   // ones take the cached variants.
   int64_t registersUpTo(int width) const;
@@ -270,6 +313,7 @@ struct RowKernel {
 std::string rowKernelName(const RowKernel &k, const RowVariant &v);
 std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vector);
 std::string rowKernelName(const RowKernel &k, const RowCachedVariant &v, int vector);
+std::string rowColumnMergeName(const RowKernel &k);
 // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).
 std::string rowArgsStruct(const RowKernel &k, const std::string &prefix);
 // The host launch block: fill the arguments, pick a variant by row length,

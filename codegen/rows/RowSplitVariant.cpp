@@ -14,7 +14,7 @@ bool RowReductionEmitter::splitApplies() const {
   if (!k_.contiguous())
     return false;
   for (const RowTensor &t : k_.tensors)
-    if (t.written && !t.perRow)
+    if (t.perElement())
       return false;
   for (const Op *op : k_.rows.reductions) {
     const OpKind kind = op->kind();

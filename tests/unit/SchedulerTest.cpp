@@ -312,7 +312,7 @@ fusion f {
             "1)); a persistent kernel keeps rows of contiguous elements");
 }
 
-TEST_F(SchedulerTest, NormalizationRejectsTwoSetsOfRows) {
+TEST_F(SchedulerTest, NormalizationRejectsAColumnReductionReadBackOverTheRows) {
   load(R"(
 fusion f {
   input x: f32[M, N]
@@ -322,8 +322,40 @@ fusion f {
   output y
 })");
   EXPECT_EQ(rejection("normalization", whole()),
-            "'r' reduces axes [1] of f32[M, N] but 'c' reduces axes [0] of f32[M, N]; a "
-            "persistent kernel normalizes one set of rows");
+            "'y' (add) f32[M, N] reads a column reduction's result but is not over the columns "
+            "[N]: the columns are reduced only after every row");
+}
+
+TEST_F(SchedulerTest, NormalizationAcceptsColumnReductionsBesideItsRows) {
+  // An RMSNorm backward's weight gradient: a sum over the rows' kept axis,
+  // read only by its cast (over the columns) and stored.
+  load(R"(
+fusion f {
+  input x: f32[M, N]
+  input dy: f32[M, N]
+  input rstd: f32[M, 1]
+  xhat = mul(x, rstd)
+  dw = cast(sum(mul(dy, xhat), axes=[0]), dtype=bf16)
+  c = mean(mul(dy, xhat), axes=[1], keepdim=true)
+  dx = mul(rstd, sub(dy, mul(xhat, c)))
+  output dx
+  output dw
+})");
+  EXPECT_TRUE(verdict("normalization", whole()).accepted());
+  // Integer column sums are not accumulated (their partials would wrap).
+  load(R"(
+fusion g {
+  input x: i32[M, N]
+  r = sum(x, axes=[1])
+  c = sum(x, axes=[0])
+  output r
+  output c
+})");
+  EXPECT_NE(rejection("normalization", whole())
+                .find("reduces the columns; a persistent kernel "
+                      "accumulates column sums"),
+            std::string::npos)
+      << rejection("normalization", whole());
 }
 
 TEST_F(SchedulerTest, TransposeAcceptsAPermutedRead) {

@@ -144,8 +144,8 @@ fusion centered {
   EXPECT_EQ(sf.workspaceBytes.str(), "4*N");
   ASSERT_EQ(sf.boundaries.size(), 1u);
   EXPECT_EQ(sf.boundaries[0].rejections[1].reason,
-            "'r' reduces axes [1] of f32[M, N] but 'c' reduces axes [0] of f32[M, N]; a "
-            "persistent kernel normalizes one set of rows");
+            "'y' (add) f32[M, N] reads a column reduction's result but is not over the columns "
+            "[N]: the columns are reduced only after every row");
 }
 
 TEST_F(SegmentationTest, ShapeBindingsDecideWhichSideIsCheaper) {
