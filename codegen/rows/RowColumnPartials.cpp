@@ -32,8 +32,8 @@ std::string RowReductionEmitter::columnAccumulators(int count, int vector,
     const Op &op = *k_.rows.columns[c];
     const DType acc = columnAccumulator(c);
     const std::string A = cudaComputeType(acc), id = reductionIdentity(op.kind(), acc);
-    s += pad + A + " cp" + std::to_string(c) + "[" + std::to_string(count) + "][" +
-         std::to_string(vector) + "];\n";
+    s += pad + "__align__(16) " + A + " cp" + std::to_string(c) + "[" + std::to_string(count) +
+         "][" + std::to_string(vector) + "];\n";
     s += pad + "for (int j = 0; j < " + std::to_string(count) + "; ++j)\n";
     s += pad + "  for (int e = 0; e < " + std::to_string(vector) + "; ++e)\n";
     s += pad + "    cp" + std::to_string(c) + "[j][e] = " + id + ";\n";
@@ -77,6 +77,19 @@ std::string RowReductionEmitter::flushColumns(int threads, int rowsPerBlock, int
     const Op &op = *k_.rows.columns[c];
     const std::string C = std::to_string(c), A = cudaComputeType(columnAccumulator(c));
     const std::string part = "((" + A + " *)a.cpart[" + C + "] + (I)blockIdx.x * L)";
+    const int bytes = vector * static_cast<int>(dtypeBytes(columnAccumulator(c)));
+    if (rowsPerBlock == 1 && bytes % 16 == 0) {
+      // A thread's vector of partials is contiguous and, L being a
+      // multiple of the vector, 16-byte aligned: 16-byte stores, not a
+      // store per element, each writing a sector in part.
+      const std::string per = std::to_string(16 * vector / bytes);
+      s += pad + "for (int j = 0; j < " + std::to_string(count) + "; ++j)\n";
+      s += pad + "  if (" + position("j", "0") + " < L)\n";
+      s += pad + "    for (int q = 0; q < " + std::to_string(bytes / 16) + "; ++q)\n";
+      s += pad + "      *(fuserc_bytes16 *)(" + part + " + " + position("j", "q * " + per) +
+           ") = *(const fuserc_bytes16 *)&cp" + C + "[j][q * " + per + "];\n";
+      continue;
+    }
     if (rowsPerBlock == 1) {
       s += pad + "for (int j = 0; j < " + std::to_string(count) + "; ++j)\n";
       s += pad + "  for (int e = 0; e < " + V + "; ++e)\n";

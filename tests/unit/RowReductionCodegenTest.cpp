@@ -164,6 +164,46 @@ TEST(RowReductionCodegen, OnePassRowsAreStreamedWithoutACache) {
   EXPECT_NE(softmax.source.find("softmax_k0_v8_c512("), std::string::npos);
 }
 
+// The text of kernel `name` in the module.
+std::string kernelText(const std::string &source, const std::string &name) {
+  const size_t at = source.find(name + "(");
+  if (at == std::string::npos)
+    return "";
+  return source.substr(at, source.find("extern \"C\"", at) - at);
+}
+
+TEST(RowReductionCodegen, ColumnPartialsRunOneWaveAndPrefetchWhereRegistersAllow) {
+  // An RMSNorm backward's dw is a column sum beside dx's rows: partial rows
+  // per block, merged after. The grid is one wave: 264 blocks where two
+  // fit at any register count (128 threads), 132 for 256-thread blocks.
+  const std::string cases = fileText("gpu/cases/column_partials.fus");
+  Generated g = generate(cases.substr(0, cases.find("fusion row_and_column")));
+  expectCompiles(g);
+  const KernelPlan *rms = nullptr;
+  for (const FusionCode &f : g.code)
+    if (!f.kernels.empty() && f.kernels.at(0).name == "rmsnorm_bwd_k0")
+      rms = &f.kernels.at(0);
+  ASSERT_NE(rms, nullptr);
+  EXPECT_NE(g.source.find("rmsnorm_bwd_k0_colmerge("), std::string::npos);
+  EXPECT_NE(rms->hostLaunch.find("if (groups > cap)"), std::string::npos) << rms->hostLaunch;
+  EXPECT_NE(rms->hostLaunch.find("cap = 132;"), std::string::npos);
+  EXPECT_NE(rms->hostLaunch.find("cap = 264;"), std::string::npos);
+  // x and dy (4 rows' worth of registers with dw) load each next row ahead;
+  // the weight, the same in every row, does not.
+  const std::string b128 = kernelText(g.source, "rmsnorm_bwd_k0_v8_b128x32");
+  ASSERT_FALSE(b128.empty());
+  EXPECT_NE(b128.find("t0_n[4][8];"), std::string::npos) << b128;
+  EXPECT_NE(b128.find("t2_n[4][8];"), std::string::npos);
+  EXPECT_EQ(b128.find("t1_n["), std::string::npos);
+  // A row per block: the partials leave in 16-byte stores.
+  EXPECT_NE(b128.find("*(fuserc_bytes16 *)(((float *)a.cpart[0] + (I)blockIdx.x * L)"),
+            std::string::npos);
+  // A layer norm backward's dw and db hold 6 rows' worth: no prefetch.
+  const std::string ln = kernelText(g.source, "layernorm_bwd_k0_v4_b128x32");
+  ASSERT_FALSE(ln.empty());
+  EXPECT_EQ(ln.find("_n["), std::string::npos);
+}
+
 TEST(RowReductionCodegen, MinimalBudgetKeepsTheGeneralVariants) {
   Generated g =
       generate(fileText("bench/cases/softmax.fus"), {}, "test.fus", VariantBudget::Minimal);
