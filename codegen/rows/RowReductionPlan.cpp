@@ -464,13 +464,23 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
     plan.launchGeometry += "; the split variant: grid rows x S, its partials (" +
                            std::to_string(kRowSplitTargetBlocks) +
                            " per reduction) and a count per row in workspace scratch";
-  if (rk.columnPartials())
-    plan.launchGeometry += "; with column reductions: grid min(ceil(rows / rows per block), " +
-                           std::to_string(kRowColumnBlocks) + "), each block's partial row of " +
-                           "every column reduction in workspace scratch, then " +
-                           rowColumnMergeName(rk) + ": blocks of " +
-                           std::to_string(kRowColumnMergeBlock) + " threads, " +
-                           std::to_string(kRowColumnMergeWidth) + " columns each";
+  if (rk.columnPartials()) {
+    // The variants whose one wave is fewer blocks than kRowColumnBlocks.
+    std::string fewer;
+    for (const RowFastVariant &v : kRowFastVariants)
+      if ((rk.generates(v, rk.vector) || rk.generates(v, 1)) &&
+          rk.columnBlocks(v) < kRowColumnBlocks)
+        fewer += std::string(fewer.empty() ? "" : ", ") + v.suffix;
+    plan.launchGeometry +=
+        "; with column reductions: grid min(ceil(rows / rows per block), C), C = " +
+        std::to_string(kRowColumnBlocks) +
+        (fewer.empty() ? std::string()
+                       : " (" + std::to_string(kRowColumnSMs) + " for " + fewer +
+                             ": the blocks that fit on every SM at once)") +
+        ", each block's partial row of " + "every column reduction in workspace scratch, then " +
+        rowColumnMergeName(rk) + ": blocks of " + std::to_string(kRowColumnMergeBlock) +
+        " threads, " + std::to_string(kRowColumnMergeWidth) + " columns each";
+  }
   plan.scratchBytes = rk.scratchBytes();
   plan.bytesMoved = kernelBytesMoved(rk.tensors);
   plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
