@@ -41,11 +41,7 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   // shuffles of a group always find their partners.
   s += "  for (I base = (I)blockIdx.x * " + R + "; base < (I)a.rows; base += (I)gridDim.x * " + R +
        ") {\n";
-  s += "    const I row_at = base + (I)(threadIdx.x / " + T + ");\n";
-  s += "    const bool row_ok = row_at < (I)a.rows;\n";
-  s += "    const I row = row_ok ? row_at : (I)a.rows - 1;\n";
-  s += decompose("row", k_.keptDims, "", "row_rest", "    ");
-  s += rowStarts("    ");
+  s += rowHead("base + (I)(threadIdx.x / " + T + ")", "    ");
   s += body;
   s += "  }\n";
   if (k_.columnPartials())
@@ -98,24 +94,43 @@ std::string RowReductionEmitter::vectorItems(int count, int vector, const std::s
   return s;
 }
 
+std::string RowReductionEmitter::rowHead(const std::string &rowAt, const std::string &pad) const {
+  std::string s = pad + "const I row_at = " + rowAt + ";\n";
+  s += pad + "const bool row_ok = row_at < (I)a.rows;\n";
+  s += pad + "const I row = row_ok ? row_at : (I)a.rows - 1;\n";
+  s += decompose("row", k_.keptDims, "", "row_rest", pad);
+  return s + rowStarts(pad);
+}
+
+std::string RowReductionEmitter::vectorBuffer(size_t t, const std::string &name, int count,
+                                              int vector, const std::string &what,
+                                              const std::string &pad) const {
+  return pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
+         std::to_string(t) + name + "[" + std::to_string(count) + "][" + std::to_string(vector) +
+         "];  // " + what + "\n";
+}
+
 // Plain loads and stores: evict-first hints (__ldcs on per-row data,
 // __stcs on outputs) measured slower (bench/README.md).
+std::string RowReductionEmitter::vectorLoad(size_t t, const std::string &name, int j, int vector,
+                                            const std::string &pad) const {
+  const std::string ts = std::to_string(t), J = std::to_string(j),
+                    Ts = cudaStorageType(k_.tensors[t].storage),
+                    W = bytesType(vector, k_.tensors[t].storage);
+  return pad + "*(" + W + " *)t" + ts + name + "[" + J + "] = ok" + J + " ? *(const " + W +
+         " *)((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ") : " + W + "{};\n";
+}
+
 std::string RowReductionEmitter::loadVectors(Vectors vectors, int vector, const std::string &pad,
                                              const std::set<size_t> &skip) const {
   std::string s;
   for (size_t t : used_) {
     if (!k_.streams[t]->alongRow || k_.tensors[t].written || skip.count(t))
       continue;
-    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
-                      W = bytesType(vector, k_.tensors[t].storage);
     if (vectors.first == 0)
-      s += pad + "__align__(16) " + Ts + " t" + ts + "_l[" + std::to_string(vectors.total) + "][" +
-           std::to_string(vector) + "];  // " + k_.tensors[t].what + "\n";
-    for (int j = vectors.first; j < vectors.last; ++j) {
-      const std::string J = std::to_string(j);
-      s += pad + "*(" + W + " *)t" + ts + "_l[" + J + "] = ok" + J + " ? *(const " + W +
-           " *)((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ") : " + W + "{};\n";
-    }
+      s += vectorBuffer(t, "_l", vectors.total, vector, k_.tensors[t].what, pad);
+    for (int j = vectors.first; j < vectors.last; ++j)
+      s += vectorLoad(t, "_l", j, vector, pad);
   }
   return s;
 }
@@ -132,9 +147,7 @@ std::string RowReductionEmitter::prefetchBuffers(int count, int vector,
                                                  const std::string &pad) const {
   std::string s;
   for (size_t t : prefetched())
-    s += pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
-         std::to_string(t) + "_n[" + std::to_string(count) + "][" + std::to_string(vector) +
-         "];  // the next row of " + k_.tensors[t].what + "\n";
+    s += vectorBuffer(t, "_n", count, vector, "the next row of " + k_.tensors[t].what, pad);
   return s;
 }
 
@@ -143,26 +156,16 @@ std::string RowReductionEmitter::prefetchRow(const std::string &rowAt, int count
                                              const std::string &pad) const {
   const std::string in = pad + "  ";
   std::string s = pad + "{  // the next row's inputs, in flight while this one reduces\n";
-  s += in + "const I row_at = " + rowAt + ";\n";
-  s += in + "const bool row_ok = row_at < (I)a.rows;\n";
-  s += in + "const I row = row_ok ? row_at : (I)a.rows - 1;\n";
-  s += decompose("row", k_.keptDims, "", "row_rest", in);
-  s += rowStarts(in);
+  s += rowHead(rowAt, in);
   for (int j = 0; j < count; ++j) {
     const std::string J = std::to_string(j);
     s += in + "const I k" + J + " = (I)tid * " + std::to_string(vector) + " + (I)" + J + " * " +
          itemsStep + ";\n";
     s += in + "const bool ok" + J + " = k" + J + " < L && row_ok;\n";
   }
-  for (size_t t : prefetched()) {
-    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
-                      W = bytesType(vector, k_.tensors[t].storage);
-    for (int j = 0; j < count; ++j) {
-      const std::string J = std::to_string(j);
-      s += in + "*(" + W + " *)t" + ts + "_n[" + J + "] = ok" + J + " ? *(const " + W +
-           " *)((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ") : " + W + "{};\n";
-    }
-  }
+  for (size_t t : prefetched())
+    for (int j = 0; j < count; ++j)
+      s += vectorLoad(t, "_n", j, vector, in);
   return s + pad + "}\n";
 }
 
@@ -171,10 +174,8 @@ std::string RowReductionEmitter::takePrefetched(int count, int vector,
   const std::set<size_t> ahead = prefetched();
   std::string s = loadVectors({0, count, count}, vector, pad, ahead);
   for (size_t t : ahead) {
-    const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage),
-                      W = bytesType(vector, k_.tensors[t].storage);
-    s += pad + "__align__(16) " + Ts + " t" + ts + "_l[" + std::to_string(count) + "][" +
-         std::to_string(vector) + "];  // " + k_.tensors[t].what + "\n";
+    const std::string ts = std::to_string(t), W = bytesType(vector, k_.tensors[t].storage);
+    s += vectorBuffer(t, "_l", count, vector, k_.tensors[t].what, pad);
     for (int j = 0; j < count; ++j)
       s += pad + "*(" + W + " *)t" + ts + "_l[" + std::to_string(j) + "] = *(const " + W + " *)t" +
            ts + "_n[" + std::to_string(j) + "];\n";
@@ -248,9 +249,7 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
   std::string outputs = pad + "// outputs\n";
   for (size_t t = 0; t < k_.tensors.size(); ++t)
     if (k_.tensors[t].perElement())
-      outputs += pad + "__align__(16) " + cudaStorageType(k_.tensors[t].storage) + " t" +
-                 std::to_string(t) + "_l[" + std::to_string(n) + "][" + V + "];  // " +
-                 k_.tensors[t].what + "\n";
+      outputs += vectorBuffer(t, "_l", n, vector, k_.tensors[t].what, pad);
   for (int j = 0; j < n; ++j) {
     const Vectors one{j, j + 1, n};
     used_.clear();

@@ -227,6 +227,11 @@ std::string splitLaunch(const RowKernel &rk, const std::string &pad,
 // contiguous variant at each width and the cached one (picking among its
 // kind by fit) where the rows are contiguous, then each general variant,
 // each where the row fits it.
+// With column partials, the grid cap of contiguous variant v.
+std::string columnCap(const RowKernel &rk, const RowFastVariant &v, const std::string &pad) {
+  return rk.columnPartials() ? pad + "cap = " + std::to_string(rk.columnBlocks(v)) + ";\n" : "";
+}
+
 std::string forcedVariants(const RowKernel &rk) {
   const std::string reset =
       std::string("shared = 0;\n") + (rk.clustered() ? "cluster = 0;\n" : "") +
@@ -244,8 +249,7 @@ std::string forcedVariants(const RowKernel &rk) {
               {(vector == 1 ? std::string("vec") : "vec == " + std::to_string(vector)) +
                    " && a.len <= " + std::to_string(v.maxLength()),
                launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock) +
-                   (rk.columnPartials() ? "cap = " + std::to_string(rk.columnBlocks(v)) + ";\n"
-                                        : "")});
+                   columnCap(rk, v, "")});
     if (rk.generatesCached())
       alternatives.push_back({"vec", cachedLaunch(rk, "")});
     // The split variant at any length, as many splits as rows allow.
@@ -322,12 +326,10 @@ std::string rowHostLaunch(const RowKernel &rk) {
                                          rowKernelName(rk, v, rk.vector) + "\""
                                    : "\"" + rowKernelName(rk, v, wide ? rk.vector : 1) + "\"";
     const std::string width = wide && narrow ? "" : wide ? " && vec > 1" : " && vec == 1";
-    std::string launch =
-        "        kernel = " + kernel + ";\n" + launchShape(v.block(), v.rowsPerBlock, "        ");
-    if (rk.columnPartials())
-      launch += "        cap = " + std::to_string(rk.columnBlocks(v)) + ";\n";
-    fast.push_back(
-        {"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width, launch});
+    fast.push_back({"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width,
+                    "        kernel = " + kernel + ";\n" +
+                        launchShape(v.block(), v.rowsPerBlock, "        ") +
+                        columnCap(rk, v, "        ")});
   }
   if (rk.generatesCached()) {
     std::string cached;

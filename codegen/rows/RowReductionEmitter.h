@@ -134,6 +134,15 @@ private:
   std::string contiguousKernel(const RowFastVariant &v, int vector);
   // The row starts o<t> of the streamed tensors, and per-row inputs t<t>_r.
   std::string rowStarts(const std::string &pad) const;
+  // A contiguous variant's row at `rowAt`: row_at, row_ok, row (clamped),
+  // its coordinates and rowStarts.
+  std::string rowHead(const std::string &rowAt, const std::string &pad) const;
+  // Registers t<t><name>[count][vector] for tensor t; vector j's load
+  // into them (where ok<j>).
+  std::string vectorBuffer(size_t t, const std::string &name, int count, int vector,
+                           const std::string &what, const std::string &pad) const;
+  std::string vectorLoad(size_t t, const std::string &name, int j, int vector,
+                         const std::string &pad) const;
   std::string contiguousPersistentBody(const RowFastVariant &v, int vector);
   // Statements declaring k<j> and ok<j> for `count` vectors `step` apart
   // from `first`, and the coordinates of their elements (item j, v).
