@@ -314,6 +314,9 @@ def parse_args():
     p.add_argument("--fusions", default="",
                    help="comma-separated: only fusions whose name contains one of these")
     p.add_argument("--max-mb", type=float, default=1100.0, help="skip points moving more")
+    p.add_argument("--where", default="",
+                   help="only points where this Python expression over the symbols holds "
+                        "(e.g. \"N <= 2048\")")
     p.add_argument("--deadline", type=float, default=0, help="stop timing after this many s")
     p.add_argument("--warmup-ms", type=int, default=25)
     p.add_argument("--rep-ms", type=int, default=100)
@@ -362,6 +365,8 @@ def main():
         print("device: %s, copy %.0f GB/s" % (device, copy_gbps), flush=True)
     builds, rows, start = {}, [], time.time()
     for name, fusion, binding in points(args):
+        if args.where and not eval(args.where, {}, dict(binding)):
+            continue
         source = os.path.join(HERE, "sweep", CLASSES[name][0][fusion])
         if source not in builds:
             try:

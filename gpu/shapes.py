@@ -53,6 +53,13 @@ BINDINGS = {
     "softmax": _ROWS,
     "nonfinite_literals.masked_softmax": _ROWS,
     "row_variants": _ROWS,
+    # Headed rows run from 250 to 2041 positions (bf16; f32 from 254).
+    "headed_rows": _ROWS + [{"M": 4097, "N": 300}, {"M": 300, "N": 1500}, {"M": 64, "N": 2041},
+                            {"M": 64, "N": 2042}, {"M": 1000, "N": 250}, {"M": 7, "N": 777},
+                            {"M": 33, "N": 513}],
+    "headed_rows.two_reduced_dims": [{"A": 1, "B": 1, "C": 1}, {"A": 7, "B": 3, "C": 5},
+                                     {"A": 33, "B": 7, "C": 13}, {"A": 5, "B": 16, "C": 63},
+                                     {"A": 3, "B": 3, "C": 227}, {"A": 4, "B": 7, "C": 99}],
     "recompute": _ROWS,
     # Rows past the capped grid (264 blocks of up to 256 rows), row slots
     # joined in shared memory, rows past the register variants (general).

@@ -15,20 +15,26 @@
 #include <algorithm>
 
 namespace fuserc {
-std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int vector) {
+std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int vector,
+                                                  bool headed) {
   registers_.clear();
   const std::string B = std::to_string(v.block()), T = std::to_string(v.threads),
                     R = std::to_string(v.rowsPerBlock);
   std::string s = "// segment " + std::to_string(cx_.segment.id) + " (" +
                   std::string(cx_.segment.scheduler->name()) + "), contiguous variant " + v.suffix +
-                  ", vectors of " + std::to_string(vector) + "\n";
+                  ", vectors of " + std::to_string(vector) +
+                  (headed ? " from the boundary at or before the row's start (headed rows)" : "") +
+                  "\n";
+  headed_ = headed;
   const int minBlocks = k_.minBlocksPerSM(v);
   s += "extern \"C\" __global__ void __launch_bounds__(" + B + ", " + std::to_string(minBlocks) +
-       ") " + rowKernelName(k_, v, vector) + "(const " + k_.base + "_args a) {\n";
+       ") " + rowKernelName(k_, v, vector, headed) + "(const " + k_.base + "_args a) {\n";
   s += "  typedef long long I;\n";
   s += "  const I L = (I)a.len;\n";
   s += sharedScratch(v.threads);
   s += "  const int tid = (int)threadIdx.x % " + T + ";\n";
+  if (headed_)
+    s += tensorRanges("  ");
   if (k_.columnPartials())
     s += columnAccumulators(v.vectors(vector), vector, "  ");
   const std::string body = contiguousPersistentBody(v, vector);
@@ -42,12 +48,51 @@ std::string RowReductionEmitter::contiguousKernel(const RowFastVariant &v, int v
   s += "  for (I base = (I)blockIdx.x * " + R + "; base < (I)a.rows; base += (I)gridDim.x * " + R +
        ") {\n";
   s += rowHead("base + (I)(threadIdx.x / " + T + ")", "    ");
+  if (headed_)
+    s += rowHeadPositions(vector, "    ");
   s += body;
   s += "  }\n";
   if (k_.columnPartials())
     s += flushColumns(v.threads, v.rowsPerBlock, v.vectors(vector), vector, "  ");
   s += "}\n\n";
+  headed_ = false;
   return s;
+}
+
+std::string RowReductionEmitter::tensorRanges(const std::string &pad) const {
+  std::string s;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    if (!k_.streams[t] || !k_.streams[t]->alongRow || k_.tensors[t].written)
+      continue;
+    const std::string ts = std::to_string(t);
+    std::string lo = "0", hi = "1";
+    for (size_t d = 0; d < k_.rows.domain.size(); ++d)
+      if (const int dim = k_.streams[t]->map[d]; dim >= 0) {
+        const std::string reach = "(a.size[" + std::to_string(d) + "] - 1) * a.st[" + ts + "][" +
+                                  std::to_string(dim) + "]";
+        lo += " + (" + reach + " < 0 ? " + reach + " : 0)";
+        hi += " + (" + reach + " > 0 ? " + reach + " : 0)";
+      }
+    s += pad + "const I lo" + ts + " = " + lo + ", hi" + ts + " = " + hi + ";  // " +
+         k_.tensors[t].what + "'s elements, from its pointer\n";
+  }
+  return s;
+}
+
+std::string RowReductionEmitter::rowHeadPositions(int vector, const std::string &pad) const {
+  for (size_t t = 0; t < k_.tensors.size(); ++t)
+    if (k_.streams[t] && k_.streams[t]->alongRow && k_.streams[t]->perRow(k_.keptDims)) {
+      const std::string W = std::to_string(vector);
+      return pad + "const I head = (o" + std::to_string(t) + " % " + W + " + " + W + ") % " + W +
+             ";  // the row's start past a vector boundary, in every streamed tensor its rows "
+             "differ in\n";
+    }
+  return pad + "const I head = 0;\n";
+}
+
+std::string RowReductionEmitter::inRow(int j, int e) {
+  return "(unsigned long long)(k" + std::to_string(j) + " + " + std::to_string(e) +
+         ") < (unsigned long long)L";
 }
 
 std::string RowReductionEmitter::rowStarts(const std::string &pad) const {
@@ -79,6 +124,19 @@ std::string RowReductionEmitter::vectorItems(int count, int vector, const std::s
     const std::string J = std::to_string(j);
     s +=
         pad + "const I k" + J + " = " + first + " + (I)" + std::to_string(j) + " * " + step + ";\n";
+    if (headed_) {
+      // Whole in the row, and partly (the row's ends).
+      s += pad + "const bool ok" + J + " = k" + J + " >= 0 && k" + J + " + " +
+           std::to_string(vector) + " <= L;\n";
+      s += pad + "const bool any" + J + " = k" + J + " > -" + std::to_string(vector) + " && k" + J +
+           " < L;\n";
+      for (int e = 0; e < vector; ++e) {
+        const std::string at = "k" + J + " + " + std::to_string(e);
+        s += positionCoords("(" + at + " < 0 ? (I)0 : " + at + " < L ? " + at + " : L - 1)",
+                            "_" + J + "_" + std::to_string(e), pad);
+      }
+      continue;
+    }
     s += pad + "const bool ok" + J + " = k" + J + " < L;\n";
     if (lanesShareCoords(vector)) {
       // Rows start aligned and L is a multiple of the vector: a clamped
@@ -116,9 +174,36 @@ std::string RowReductionEmitter::vectorLoad(size_t t, const std::string &name, i
                                             const std::string &pad) const {
   const std::string ts = std::to_string(t), J = std::to_string(j),
                     Ts = cudaStorageType(k_.tensors[t].storage),
-                    W = bytesType(vector, k_.tensors[t].storage);
-  return pad + "*(" + W + " *)t" + ts + name + "[" + J + "] = ok" + J + " ? *(const " + W +
-         " *)((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k" + J + ") : " + W + "{};\n";
+                    W = bytesType(vector, k_.tensors[t].storage),
+                    to = "*(" + W + " *)t" + ts + name + "[" + J + "]", at = "o" + ts + " + k" + J,
+                    from =
+                        "*(const " + W + " *)((const " + Ts + " *)a.ptr[" + ts + "] + " + at + ")";
+  if (!headed_)
+    return pad + to + " = ok" + J + " ? " + from + " : " + W + "{};\n";
+  // Element by element, the positions outside the row zero. (E(): a zero
+  // of any storage type, "long long" too.)
+  std::string elements = pad + "  typedef " + Ts + " E;\n";
+  for (int e = 0; e < vector; ++e)
+    elements += pad + "  t" + ts + name + "[" + J + "][" + std::to_string(e) +
+                "] = " + inRow(j, e) + " ? ((const E *)a.ptr[" + ts + "])[" + at + " + " +
+                std::to_string(e) + "] : E();\n";
+  // A tensor the same in every row starts its row on a boundary: vectors
+  // where the row does too, else elements (from L1).
+  if (!k_.streams[t]->perRow(k_.keptDims))
+    return pad + "if (head == 0 && ok" + J + ") " + to + " = " + from + ";\n" + pad + "else {\n" +
+           elements + pad + "}\n";
+  // A partial vector loads whole where it lies inside the tensor's
+  // elements, its positions outside the row then zeroed (so that they hold
+  // what a position past the row holds); else element by element.
+  std::string s = pad + "if (ok" + J + ") " + to + " = " + from + ";\n";
+  s += pad + "else if (!any" + J + ") " + to + " = " + W + "{};\n";
+  s += pad + "else if (" + at + " >= lo" + ts + " && " + at + " + " + std::to_string(vector) +
+       " <= hi" + ts + ") {\n";
+  s += pad + "  typedef " + Ts + " E;\n" + pad + "  " + to + " = " + from + ";\n";
+  for (int e = 0; e < vector; ++e)
+    s += pad + "  if (!(" + inRow(j, e) + ")) t" + ts + name + "[" + J + "][" + std::to_string(e) +
+         "] = E();\n";
+  return s + pad + "} else {\n" + elements + pad + "}\n";
 }
 
 std::string RowReductionEmitter::loadVectors(Vectors vectors, int vector, const std::string &pad,
@@ -195,6 +280,16 @@ std::string RowReductionEmitter::storeVectors(Vectors vectors, int vector,
       const std::string J = std::to_string(j);
       s += pad + "if (ok" + J + " && row_ok) *(" + W + " *)((" + Ts + " *)a.ptr[" + ts + "] + o" +
            ts + " + k" + J + ") = *(const " + W + " *)t" + ts + "_l[" + J + "];\n";
+      if (!headed_)
+        continue;
+      // A partial vector element by element: its other positions are
+      // another row's.
+      s += pad + "else if (any" + J + " && row_ok) {\n";
+      for (int e = 0; e < vector; ++e)
+        s += pad + "  if (" + inRow(j, e) + ") ((" + Ts + " *)a.ptr[" + ts + "])[o" + ts + " + k" +
+             J + " + " + std::to_string(e) + "] = t" + ts + "_l[" + J + "][" + std::to_string(e) +
+             "];\n";
+      s += pad + "}\n";
     }
   }
   return s;
@@ -203,8 +298,8 @@ std::string RowReductionEmitter::storeVectors(Vectors vectors, int vector,
 std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &v, int vector) {
   const std::string pad = "    ", V = std::to_string(vector);
   const int n = v.vectors(vector);
-  std::string s =
-      vectorItems(n, vector, "(I)tid * " + V, "(I)" + std::to_string(v.threads * vector), pad);
+  std::string s = vectorItems(n, vector, "(I)tid * " + V + (headed_ ? " - head" : ""),
+                              "(I)" + std::to_string(v.threads * vector), pad);
   ValueEmitter emitter = newEmitter();
   size_t taken = 0;
   used_.clear();
@@ -229,12 +324,28 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
     std::string squares;
     for (int j = 0; j < n; ++j) {
       const std::string J = std::to_string(j);
+      const std::vector<std::string> &xs = values[static_cast<size_t>(j)];
+      auto join = [&](const std::string &x) { return p + " = " + accumulated(op, i, x) + ";\n"; };
+      auto square = [&](const std::string &x) {
+        return "{ const " + A + " d = " + deviation(op, i, x) + "; q" + I + " += d * d; }\n";
+      };
       phases += pad + "if (ok" + J + ") {\n";
       squares += pad + "if (ok" + J + ") {\n";
-      for (const std::string &x : values[static_cast<size_t>(j)]) {
-        phases += pad + "  " + p + " = " + accumulated(op, i, x) + ";\n";
-        squares +=
-            pad + "  { const " + A + " d = " + deviation(op, i, x) + "; q" + I + " += d * d; }\n";
+      for (const std::string &x : xs) {
+        phases += pad + "  " + join(x);
+        squares += pad + "  " + square(x);
+      }
+      phases += pad + "}\n";
+      squares += pad + "}\n";
+      if (!headed_)
+        continue;
+      // The row's ends: the elements inside it.
+      phases += pad + "else if (any" + J + ") {\n";
+      squares += pad + "else if (any" + J + ") {\n";
+      for (size_t e = 0; e < xs.size(); ++e) {
+        const std::string in = pad + "  if (" + inRow(j, static_cast<int>(e)) + ") ";
+        phases += in + join(xs[e]);
+        squares += in + square(xs[e]);
       }
       phases += pad + "}\n";
       squares += pad + "}\n";

@@ -44,11 +44,15 @@ std::string contiguousCheck(const RowKernel &rk) {
   const std::string W = std::to_string(rk.vector);
   std::string s = "    if (a.len >= 1) {\n";
   s += "      int contiguous = 1, aligned = a.len % " + W + " == 0, pointers = 1, congruent = 1;\n";
+  // Headed rows need only the streams whose rows differ congruent.
+  if (rk.runsHeaded())
+    s += "      int rows_congruent = 1;\n";
   if (std::any_of(rk.streams.begin(), rk.streams.end(),
                   [](const std::optional<RowStream> &t) { return t && t->alongRow; }))
     s += "      long long run;\n";
-  // Each kept dim's stride modulo W, in the first streamed tensor.
-  std::optional<size_t> first;
+  // Each kept dim's stride modulo W, in the first streamed tensor (and the
+  // first whose rows differ).
+  std::optional<size_t> first, firstPerRow;
   auto residue = [&](size_t t, size_t d) -> std::string {
     const int dim = rk.streams[t]->map[d];
     if (dim < 0)
@@ -80,12 +84,18 @@ std::string contiguousCheck(const RowKernel &rk) {
          " != 0) aligned = pointers = 0;\n";
     if (!first)
       first = t;
+    if (!firstPerRow && stream->perRow(rk.keptDims))
+      firstPerRow = t;
     for (size_t d : rk.keptDims) {
       if (stream->map[d] >= 0)
         s += "      if (a.st[" + ts + "][" + std::to_string(stream->map[d]) + "] % " + W +
              " != 0) aligned = 0;\n";
       if (t != *first && residue(t, d) != residue(*first, d))
         s += "      if (" + residue(t, d) + " != " + residue(*first, d) + ") congruent = 0;\n";
+      if (rk.runsHeaded() && t != *firstPerRow && stream->perRow(rk.keptDims) &&
+          residue(t, d) != residue(*firstPerRow, d))
+        s += "      if (" + residue(t, d) + " != " + residue(*firstPerRow, d) +
+             ") rows_congruent = 0;\n";
     }
   }
   // Lanes deriving their coordinates from their vector's first.
@@ -102,6 +112,14 @@ std::string contiguousCheck(const RowKernel &rk) {
   s += "      vec = contiguous ? (aligned ? " + W + " : 1) : 0;\n";
   s += "      shifted = pointers && congruent" +
        std::string(rk.cachedLanesShared ? " && aligned" : "") + " ? " + W + " : 1;\n";
+  if (rk.runsHeaded()) {
+    const std::string W1 = std::to_string(rk.vector - 1);
+    s += "      if (vec == 1 && pointers && rows_congruent && a.len + " + W1 + " > " +
+         std::to_string(kRowHeadedAbove) + " && a.len + " + W1 +
+         " <= " + std::to_string(rk.registersUpTo(1)) + ") {\n";
+    s += "        /* headed rows: vectors from the boundary before the row */\n";
+    s += "        headed = 1;\n        reach = a.len + " + W1 + ";\n      }\n";
+  }
   s += "    }\n";
   return s;
 }
@@ -250,6 +268,11 @@ std::string forcedVariants(const RowKernel &rk) {
                    " && a.len <= " + std::to_string(v.maxLength()),
                launch(rowKernelName(rk, v, vector), v.block(), v.rowsPerBlock) +
                    columnCap(rk, v, "")});
+    for (const RowFastVariant &v : kRowFastVariants)
+      if (rk.generatesHeaded(v))
+        alternatives.push_back(
+            {"headed && reach <= " + std::to_string(v.maxLength()),
+             launch(rowKernelName(rk, v, rk.vector, true), v.block(), v.rowsPerBlock)});
     if (rk.generatesCached())
       alternatives.push_back({"vec", cachedLaunch(rk, "")});
     // The split variant at any length, as many splits as rows allow.
@@ -307,6 +330,9 @@ std::string rowHostLaunch(const RowKernel &rk) {
   if (rk.columnPartials())
     s += "    long long cap = " + std::to_string(kRowColumnBlocks) +
          ";  /* the most blocks, each leaving partial rows */\n";
+  s += "    long long reach = a.len;  /* the row positions a register variant must hold */\n";
+  if (rk.runsHeaded())
+    s += "    int headed = 0;  /* rows at vectors of 1 that run the headed kernels */\n";
   if (rk.generatesContiguous())
     s += contiguousCheck(rk);
   s += "    if (a.len > " + std::to_string(kRowCachedMaxLength) +
@@ -317,16 +343,26 @@ std::string rowHostLaunch(const RowKernel &rk) {
          "LL)) vec = 0;  /* longer rows than the register variants hold: no cached variant */\n";
   std::vector<std::pair<std::string, std::string>> fast;
   for (const RowFastVariant &v : kRowFastVariants) {
-    // At one width only where the variant is generated at one width only.
-    const bool wide = rk.generates(v, rk.vector), narrow = rk.vector > 1 && rk.generates(v, 1);
-    if (!wide && !narrow)
+    // At one width only where the variant is generated at one width only;
+    // its headed kernel first for headed rows.
+    const bool wide = rk.generates(v, rk.vector), narrow = rk.vector > 1 && rk.generates(v, 1),
+               head = rk.generatesHeaded(v);
+    if (!wide && !narrow && !head)
       continue;
-    const std::string kernel = wide && narrow
-                                   ? "vec == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
-                                         rowKernelName(rk, v, rk.vector) + "\""
-                                   : "\"" + rowKernelName(rk, v, wide ? rk.vector : 1) + "\"";
-    const std::string width = wide && narrow ? "" : wide ? " && vec > 1" : " && vec == 1";
-    fast.push_back({"a.len <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width,
+    auto quoted = [&](int width, bool headed) {
+      return "\"" + rowKernelName(rk, v, width, headed) + "\"";
+    };
+    std::string kernel = wide && narrow
+                             ? "vec == 1 ? " + quoted(1, false) + " : " + quoted(rk.vector, false)
+                         : wide || narrow ? quoted(wide ? rk.vector : 1, false)
+                                          : quoted(rk.vector, true);
+    if (head && (wide || narrow))
+      kernel = "headed ? " + quoted(rk.vector, true) + " : " + kernel;
+    const std::string width = wide && narrow ? ""
+                              : wide         ? (head ? " && (vec > 1 || headed)" : " && vec > 1")
+                              : narrow       ? " && vec == 1"
+                                             : " && headed";
+    fast.push_back({"reach <= " + std::to_string(std::min(v.maxLength(), kRowCachedAbove)) + width,
                     "        kernel = " + kernel + ";\n" +
                         launchShape(v.block(), v.rowsPerBlock, "        ") +
                         columnCap(rk, v, "        ")});

@@ -54,6 +54,14 @@ EmittedKernel RowReductionEmitter::run() {
         registers += kernel;
         (vector > 1 ? wide : narrow) += kernel;
       }
+  // Headed rows' lanes compute their own coordinates.
+  for (const RowFastVariant &v : kRowFastVariants)
+    if (k_.generatesHeaded(v)) {
+      const std::string kernel = emitSharingLanes(
+          k_.vector, false, [&] { return contiguousKernel(v, k_.vector, true); }, false);
+      registers += kernel;
+      wide += kernel;
+    }
   if (k_.generatesCached()) {
     cached = rowCacheHelpersCuda();
     for (const RowCachedVariant &v : kRowCachedVariants)

@@ -82,7 +82,9 @@ private:
   // reads, the extents inner to it must come in whole vectors (statically,
   // or checked at launch: RowKernel::laneChecks); else, and over rows of
   // one dim (where a coordinate is the position), each lane computes its own.
-  template <typename Emit> std::string emitSharingLanes(int vector, bool cached, Emit emit);
+  // Never where `mayShare` is false.
+  template <typename Emit>
+  std::string emitSharingLanes(int vector, bool cached, Emit emit, bool mayShare = true);
   // The reduced dims whose element coordinates `kernel` reads besides
   // declaring them.
   std::set<size_t> positionDimsRead(const std::string &kernel) const;
@@ -131,7 +133,7 @@ private:
   std::string generalOutputs(const RowVariant &v);
 
   // ---- contiguous variants (RowContiguousVariants.cpp) ----
-  std::string contiguousKernel(const RowFastVariant &v, int vector);
+  std::string contiguousKernel(const RowFastVariant &v, int vector, bool headed = false);
   // The row starts o<t> of the streamed tensors, and per-row inputs t<t>_r.
   std::string rowStarts(const std::string &pad) const;
   // A contiguous variant's row at `rowAt`: row_at, row_ok, row (clamped),
@@ -144,6 +146,12 @@ private:
   std::string vectorLoad(size_t t, const std::string &name, int j, int vector,
                          const std::string &pad) const;
   std::string contiguousPersistentBody(const RowFastVariant &v, int vector);
+  // Headed variants: lo<t> and hi<t>, the range of streamed input t's
+  // elements from its pointer (a partial vector inside it loads whole);
+  // the row's `head`; whether item (j, e) is one of the row's elements.
+  std::string tensorRanges(const std::string &pad) const;
+  std::string rowHeadPositions(int vector, const std::string &pad) const;
+  static std::string inRow(int j, int e);
   // Statements declaring k<j> and ok<j> for `count` vectors `step` apart
   // from `first`, and the coordinates of their elements (item j, v).
   std::string vectorItems(int count, int vector, const std::string &first, const std::string &step,
@@ -270,6 +278,10 @@ private:
   bool shareLanes_ = false; // emitSharingLanes: lanes share coordinates
   // Emitting a kernel whose threads per row (T) are set at launch.
   bool launchedThreads_ = false;
+  // Emitting a headed kernel (RowKernel::generatesHeaded): vector j's
+  // first element is k<j> (negative in the head), whole in the row where
+  // ok<j>, partly where any<j>.
+  bool headed_ = false;
 };
 
 // The cached variants' device helpers (asynchronous copies, hinted loads
@@ -278,11 +290,12 @@ private:
 const std::string &rowCacheHelpersCuda();
 
 template <typename Emit>
-std::string RowReductionEmitter::emitSharingLanes(int vector, bool cached, Emit emit) {
+std::string RowReductionEmitter::emitSharingLanes(int vector, bool cached, Emit emit,
+                                                  bool mayShare) {
   // Over one dim a lane's coordinate is its position: nothing to share.
   const auto multi = std::count_if(k_.reducedDims.begin(), k_.reducedDims.end(),
                                    [&](size_t d) { return !k_.rows.domain[d].isConstant(1); });
-  shareLanes_ = vector > 1 && multi > 1;
+  shareLanes_ = mayShare && vector > 1 && multi > 1;
   std::string kernel = emit();
   if (!shareLanes_)
     return kernel;

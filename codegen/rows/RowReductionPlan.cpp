@@ -10,6 +10,8 @@
 #include "schedulers/OpFamilies.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace fuserc {
 
@@ -42,8 +44,8 @@ std::string rowKernelName(const RowKernel &rk, const RowVariant &v) {
   return rk.base + "_" + v.suffix;
 }
 
-std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vector) {
-  return rk.base + "_v" + std::to_string(vector) + "_" + v.suffix;
+std::string rowKernelName(const RowKernel &rk, const RowFastVariant &v, int vector, bool headed) {
+  return rk.base + (headed ? "_h" : "_v") + std::to_string(vector) + "_" + v.suffix;
 }
 
 std::string rowColumnMergeName(const RowKernel &rk) { return rk.base + "_colmerge"; }
@@ -132,24 +134,47 @@ bool meets(const RowKernel &rk, int64_t lo, int64_t hi) {
   return lo <= hi && rk.minLength <= hi && lo <= rk.maxLength;
 }
 
-} // namespace
-
 // The host's chain (hostLaunch): at each width, contiguous variant v takes
 // lengths above the previous one's limit (of those running at that width)
-// up to its own (at most kRowCachedAbove).
-bool RowKernel::generates(const RowFastVariant &v, int width) const {
-  if (budget == VariantBudget::Minimal || !contiguous() || !runs(v, width))
-    return false;
+// up to its own (at most kRowCachedAbove): [lo, hi], at most
+// kRowCachedMaxLength; nothing where v does not run at that width.
+std::optional<std::pair<int64_t, int64_t>> chainRange(const RowKernel &rk, const RowFastVariant &v,
+                                                      int width) {
   int64_t lo = 1;
   for (const RowFastVariant &f : kRowFastVariants) {
-    if (!runs(f, width))
+    if (!rk.runs(f, width))
       continue;
     const int64_t hi = std::min(f.maxLength(), kRowCachedAbove);
     if (&f == &v)
-      return meets(*this, lo, std::min(hi, kRowCachedMaxLength));
+      return std::make_pair(lo, std::min(hi, kRowCachedMaxLength));
     lo = std::max(lo, hi + 1);
   }
-  return false;
+  return std::nullopt;
+}
+
+} // namespace
+
+bool RowKernel::generates(const RowFastVariant &v, int width) const {
+  if (budget == VariantBudget::Minimal || !contiguous())
+    return false;
+  const auto range = chainRange(*this, v, width);
+  return range && meets(*this, range->first, range->second);
+}
+
+// By L + W - 1 positions in the widest vector's chain, above
+// kRowHeadedAbove.
+bool RowKernel::generatesHeaded(const RowFastVariant &v) const {
+  if (vector == 1 || budget == VariantBudget::Minimal || !contiguous() || columnPartials() ||
+      v.maxLength() <= kRowHeadedAbove || v.maxLength() > registersUpTo(1))
+    return false;
+  const auto range = chainRange(*this, v, vector);
+  return range && meets(*this, std::max(range->first, kRowHeadedAbove + 1) - (vector - 1),
+                        range->second - (vector - 1));
+}
+
+bool RowKernel::runsHeaded() const {
+  return std::any_of(std::begin(kRowFastVariants), std::end(kRowFastVariants),
+                     [&](const RowFastVariant &v) { return generatesHeaded(v); });
 }
 
 int64_t RowKernel::registersUpTo(int width) const {
@@ -206,21 +231,24 @@ std::vector<int64_t> dimNumbers(const std::vector<size_t> &dims) {
 
 // Every variant of the kernel, in the order the selection rule tries them.
 void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
-  for (const RowFastVariant &v : kRowFastVariants)
-    for (int vector : rk.vectorWidths()) {
-      if (!rk.generates(v, vector))
-        continue;
-      std::string what =
-          v.threads == 1 ? "a thread per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
-          : v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
-                                 std::to_string(v.rowsPerBlock) + " rows per block"
-          : v.threads == 32
-              ? "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
-              : "a block of " + std::to_string(v.threads) + " threads per row";
-      what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
-      plan.variants.push_back(
-          {rowKernelName(rk, v, vector), what + ", vectors of " + std::to_string(vector)});
-    }
+  for (const RowFastVariant &v : kRowFastVariants) {
+    std::string what =
+        v.threads == 1   ? "a thread per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
+        : v.threads < 32 ? std::to_string(v.threads) + " lanes per row, " +
+                               std::to_string(v.rowsPerBlock) + " rows per block"
+        : v.threads == 32 ? "a warp per row, " + std::to_string(v.rowsPerBlock) + " rows per block"
+                          : "a block of " + std::to_string(v.threads) + " threads per row";
+    what += ", " + std::to_string(v.elements) + " elements per thread kept in registers";
+    for (int vector : rk.vectorWidths())
+      if (rk.generates(v, vector))
+        plan.variants.push_back(
+            {rowKernelName(rk, v, vector), what + ", vectors of " + std::to_string(vector)});
+    if (rk.generatesHeaded(v))
+      plan.variants.push_back({rowKernelName(rk, v, rk.vector, true),
+                               what + ", vectors of " + std::to_string(rk.vector) +
+                                   " from the vector boundary at or before the row's start "
+                                   "(headed rows)"});
+  }
   for (const RowCachedVariant &v : kRowCachedVariants)
     for (int vector : rk.vectorWidths()) {
       if (!rk.generatesCached())
@@ -338,6 +366,19 @@ std::string contiguousRule(const RowKernel &rk) {
         rule += std::string(v.suffix) + " up to " + std::to_string(v.maxLength()) + ", ";
   }
   const int64_t below = rk.registersUpTo(rk.vector), narrowBelow = rk.registersUpTo(1);
+  if (rk.runsHeaded())
+    rule += "headed rows (L no multiple of " + V + ", or rows starting off a multiple of " + V +
+            " elements) where the pointers are aligned to " + V +
+            " elements and the rows of every streamed tensor they differ in start equally far "
+            "past a multiple of " +
+            V +
+            " (one the same in every row is read element by element in rows off a boundary)"
+            ", from L = " +
+            std::to_string(kRowHeadedAbove - rk.vector + 2) +
+            " up to L = " + std::to_string(narrowBelow - rk.vector + 1) +
+            ": the variants' headed kernels (h" + V + ") at W = " + V + " by L + " +
+            std::to_string(rk.vector - 1) +
+            " positions, vectors from the boundary at or before the row's start, ";
   if (narrowBelow < below)
     rule += "longer rows at W = 1 (above " + std::to_string(narrowBelow) +
             ") as below (the register variants holding more than " +

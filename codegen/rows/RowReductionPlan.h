@@ -82,6 +82,10 @@ inline constexpr RowFastVariant kRowFastVariants[] = {
 // cached variants, whose vectors start at the vector boundary before the
 // row wherever the tensors' rows start equally far past one.
 inline constexpr int kRowNarrowMaxElements = 16;
+// Headed kernels (RowKernel::generatesHeaded) take rows of more than this
+// many positions: shorter ones ran faster at vectors of 1, all 32 lanes of
+// a warp loading (bench/README.md).
+inline constexpr int64_t kRowHeadedAbove = 256;
 
 // The contiguous variants for rows above kRowCachedAbove
 // (RowCachedVariant.cpp): a block of `threads` per row streams it,
@@ -201,6 +205,11 @@ struct RowTensor : KernelTensor {
 struct RowStream {
   std::vector<int> map;
   bool alongRow = false;
+  // Whether it maps a kept dim: its rows differ (else it is the same for
+  // every row, as a per-column weight is).
+  bool perRow(const std::vector<size_t> &keptDims) const {
+    return std::any_of(keptDims.begin(), keptDims.end(), [&](size_t d) { return map[d] >= 0; });
+  }
   // An input along the row whose rows differ (it maps a kept dim) and that
   // a reduction phase reads: the cached variants keep its row in shared
   // memory unless they pass over it once (RowKernel::onePass). (A
@@ -275,6 +284,21 @@ struct RowKernel {
   int64_t minLength = 0, maxLength = std::numeric_limits<int64_t>::max();
   // Whether contiguous variant v is generated at vectors of `width`.
   bool generates(const RowFastVariant &v, int width) const;
+  // Whether contiguous variant v has a "headed" kernel at the widest
+  // vector (rowKernelName's `_h<W>_`): one for rows that start off a vector
+  // boundary or whose length the width does not divide, which would
+  // otherwise run at vectors of 1. Its vectors start at the boundary at or
+  // before the row's start (`head` positions before it), the variant is
+  // picked by L + W - 1 positions, the partial vectors at the row's ends
+  // load whole where they lie inside the tensor and are masked, and store
+  // element by element. A stream the same for every row (a weight) starts
+  // its row on a boundary: rows whose head is not 0 load it element by
+  // element. The variants holding more than kRowHeadedAbove positions up to
+  // registersUpTo(1) (where the variants at vectors of 1 ran such rows);
+  // not with column partials.
+  bool generatesHeaded(const RowFastVariant &v) const;
+  // Whether some headed kernel is generated.
+  bool runsHeaded() const;
   bool generates(const RowVariant &v) const;
   // Whether contiguous variant v runs at vectors of `width` (the widest, or
   // 1 up to kRowNarrowMaxElements elements per thread), whatever the length.
@@ -311,7 +335,8 @@ struct RowKernel {
 };
 
 std::string rowKernelName(const RowKernel &k, const RowVariant &v);
-std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vector);
+std::string rowKernelName(const RowKernel &k, const RowFastVariant &v, int vector,
+                          bool headed = false);
 std::string rowKernelName(const RowKernel &k, const RowCachedVariant &v, int vector);
 std::string rowColumnMergeName(const RowKernel &k);
 // The argument struct; `prefix` names it in host code (FUSERC_NAME_...).

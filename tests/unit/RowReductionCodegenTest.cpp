@@ -51,6 +51,11 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
     const bool narrow = std::string(shape).find("x32") == std::string::npos;
     if (vector != "1" && narrow)
       expected.push_back(std::string("v1_") + shape);
+    // Rows off the vector boundary over 256 positions, up to 2048: the
+    // headed kernels.
+    const std::string s = shape;
+    if (vector != "1" && (s == "w32x16" || s == "w32x32" || s == "b128x16"))
+      expected.push_back("h" + vector + "_" + shape);
   }
   for (const char *general : {"warp32x4", "block256x4", "loop512"})
     expected.push_back(general);
@@ -68,14 +73,15 @@ TEST(RowReductionCodegen, SoftmaxCompilesWithEveryVariantAndSelectsByRowLength) 
   EXPECT_NE(k.selection.find("b256x32 up to 8192"), std::string::npos) << k.selection;
   EXPECT_NE(k.selection.find("warp32x4 when 1 <= L <= 128"), std::string::npos) << k.selection;
   EXPECT_NE(k.selection.find("loop512 when L > 1024 or L = 0"), std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("else if (a.len <= 2048) {\n        kernel = vec == 1 ? "
+  EXPECT_NE(k.hostLaunch.find("else if (reach <= 2048) {\n        kernel = headed ? "
+                              "\"softmax_k0_h8_b128x16\" : vec == 1 ? "
                               "\"softmax_k0_v1_b128x16\" : \"softmax_k0_v8_b128x16\";\n"
                               "        block = 128;"),
             std::string::npos)
       << k.hostLaunch;
   // Above 2048 elements at vectors of 1 the register variants spill: those
   // rows take the cached kernel.
-  EXPECT_NE(k.hostLaunch.find("else if (a.len <= 8192 && vec > 1) {\n"
+  EXPECT_NE(k.hostLaunch.find("else if (reach <= 8192 && vec > 1) {\n"
                               "        kernel = \"softmax_k0_v8_b256x32\";\n"
                               "        block = 256;"),
             std::string::npos)
@@ -204,6 +210,48 @@ TEST(RowReductionCodegen, ColumnPartialsRunOneWaveAndPrefetchWhereRegistersAllow
   EXPECT_EQ(ln.find("_n["), std::string::npos);
 }
 
+TEST(RowReductionCodegen, HeadedRowsTakeTheWidestVectorFromTheBoundaryBeforeTheRow) {
+  // Rows of 300 bf16 start 0 or 4 elements past a 16-byte boundary: from
+  // 250 up to 2041 elements they run headed kernels at vectors of 8 from
+  // the boundary before the row, picked by L + 7 positions, the partial
+  // vectors at the row's ends masked. The kernels for aligned rows do not
+  // change.
+  Generated g = generate("fusion softmax {\n  input x: bf16[M, N]\n"
+                         "  y = cast(softmax(cast(x, dtype=f32), dim=1), dtype=bf16)\n"
+                         "  output y\n}\n");
+  expectCompiles(g);
+  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  EXPECT_NE(k.hostLaunch.find("if (vec == 1 && pointers && rows_congruent && a.len + 7 > 256 && "
+                              "a.len + 7 <= 2048) {"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("headed = 1;\n        reach = a.len + 7;"), std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("if (reach <= 512) {\n        kernel = headed ? "
+                              "\"softmax_k0_h8_w32x16\" : vec == 1 ? "),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("if (reach <= 1024 && (vec > 1 || headed)) {"), std::string::npos);
+  EXPECT_NE(k.selection.find("headed rows"), std::string::npos);
+  const std::string w32 = kernelText(g.source, "softmax_k0_h8_w32x16");
+  ASSERT_FALSE(w32.empty());
+  EXPECT_NE(w32.find("const I head = (o0 % 8 + 8) % 8;"), std::string::npos) << w32;
+  EXPECT_NE(w32.find("const I k1 = (I)tid * 8 - head + (I)1 * (I)256;"), std::string::npos);
+  // Loads: whole, partial inside the tensor (then masked), else per element.
+  EXPECT_NE(w32.find("else if (o0 + k0 >= lo0 && o0 + k0 + 8 <= hi0) {"), std::string::npos);
+  // The phases join a partial vector's elements inside the row; its stores
+  // are per element.
+  EXPECT_NE(w32.find("else if (any1) {\n      if ((unsigned long long)(k1 + 0) < (unsigned "
+                     "long long)L) p0 = "),
+            std::string::npos);
+  EXPECT_NE(w32.find("else if (any1 && row_ok) {"), std::string::npos);
+  for (const char *aligned : {"softmax_k0_v8_w32x16", "softmax_k0_v8_b128x32"}) {
+    const std::string text = kernelText(g.source, aligned);
+    ASSERT_FALSE(text.empty()) << aligned;
+    EXPECT_EQ(text.find("head"), std::string::npos) << aligned;
+  }
+  // Below 250 elements the kernels at vectors of 1 take such rows.
+  EXPECT_TRUE(kernelText(g.source, "softmax_k0_h8_w32x8").empty());
+}
+
 TEST(RowReductionCodegen, MinimalBudgetKeepsTheGeneralVariants) {
   Generated g =
       generate(fileText("bench/cases/softmax.fus"), {}, "test.fus", VariantBudget::Minimal);
@@ -264,8 +312,14 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   EXPECT_NE(k.selection.find(
                 "b512x32 up to 16384, at W = 1 t1x8 up to 8, g8x8 up to 64, w32x8 up to 256, "
-                "w32x16 up to 512, b128x16 up to 2048, longer rows at W = 1 (above "
-                "2048) as below"),
+                "w32x16 up to 512, b128x16 up to 2048, headed rows (L no multiple of 8"),
+            std::string::npos)
+      << k.selection;
+  EXPECT_NE(k.selection.find(
+                "from L = 250 up to L = 2041: the variants' headed kernels (h8) at W = 8 by L + 7 "
+                "positions, vectors "
+                "from the boundary at or before the row's start, longer rows at W = "
+                "1 (above 2048) as below"),
             std::string::npos)
       << k.selection;
   EXPECT_NE(k.selection.find("above 16384 a cached streaming variant"), std::string::npos);
@@ -527,7 +581,9 @@ TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksFor
   };
   for (const Case &c : std::vector<Case>{
            {100, {"v4_w32x8", "v1_w32x8", "warp32x4"}},
-           {1000, {"v4_w32x32", "v1_b128x16", "block256x4"}},
+           // Headed rows take the variant by L + 3 positions: w32x16.
+           {254, {"v4_w32x8", "v1_w32x8", "h4_w32x16", "block256x4"}},
+           {1000, {"v4_w32x32", "h4_w32x32", "v1_b128x16", "block256x4"}},
            {8192, {"v4_b256x32", "v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}},
            {20000, {"v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}}}) {
     const std::string n = std::to_string(c.length);
