@@ -315,8 +315,9 @@ def parse_args():
                    help="comma-separated: only fusions whose name contains one of these")
     p.add_argument("--max-mb", type=float, default=1100.0, help="skip points moving more")
     p.add_argument("--where", default="",
-                   help="only points where this Python expression over the symbols holds "
-                        "(e.g. \"N <= 2048\")")
+                   help="only points where this Python expression over the symbols and MB "
+                        "(megabytes moved) holds, e.g. \"N <= 2048\" or \"MB < 2 or M <= 64\"; "
+                        "a point without a symbol it names is left out")
     p.add_argument("--deadline", type=float, default=0, help="stop timing after this many s")
     p.add_argument("--warmup-ms", type=int, default=25)
     p.add_argument("--rep-ms", type=int, default=100)
@@ -352,6 +353,19 @@ def points(args):
                 yield lane[step]
 
 
+def where_holds(expression, binding, nbytes=None):
+    """Whether --where's expression holds at a point: True, False (also when
+    it names a symbol the point lacks), or None while it names MB and the
+    point's bytes are not known yet."""
+    names = dict(binding)
+    if nbytes is not None:
+        names["MB"] = nbytes / 1e6
+    try:
+        return bool(eval(expression, {}, names))
+    except NameError as e:
+        return None if nbytes is None and "'MB'" in str(e) else False
+
+
 def main():
     args = parse_args()
     harness.use_toolchain(args.dlpack_include, args.cuda_home)
@@ -365,7 +379,8 @@ def main():
         print("device: %s, copy %.0f GB/s" % (device, copy_gbps), flush=True)
     builds, rows, start = {}, [], time.time()
     for name, fusion, binding in points(args):
-        if args.where and not eval(args.where, {}, dict(binding)):
+        early = where_holds(args.where, binding) if args.where else True
+        if early is False:
             continue
         source = os.path.join(HERE, "sweep", CLASSES[name][0][fusion])
         if source not in builds:
@@ -383,7 +398,8 @@ def main():
             continue
         spec = next(s for s in built.manifest.fusions if s.name == fusion)
         nbytes = bench.bytes_moved(spec, binding)
-        if nbytes > args.max_mb * 1e6:
+        if nbytes > args.max_mb * 1e6 or (early is None and
+                                          not where_holds(args.where, binding, nbytes)):
             continue
         if args.dry_run or (args.deadline and time.time() - start > args.deadline):
             rows.append(dict(case=label, **{"class": name}, bytes=nbytes,
