@@ -366,6 +366,46 @@ def where_holds(expression, binding, nbytes=None):
         return None if nbytes is None and "'MB'" in str(e) else False
 
 
+class Point:
+    """A point selected_points yields: its class, fusion, binding and label;
+    `built` (what the build function returned for its fusion file, None
+    where fuserc refused it: `reason` says why), its manifest entry `spec`
+    and the bytes it moves."""
+
+    def __init__(self, cls, fusion, binding, built, reason, spec=None, nbytes=0):
+        self.cls, self.fusion, self.binding = cls, fusion, binding
+        self.label = "%s %s" % (fusion, " ".join("%s=%d" % kv for kv in binding.items()))
+        self.built, self.reason, self.spec, self.bytes = built, reason, spec, nbytes
+
+
+def selected_points(args, build):
+    """The Points that --classes, --fusions, --where and --max-mb pick, in
+    points()'s order; build(source) compiles each fusion file once into a
+    harness.Build (its HarnessError or FusercError makes every point of the
+    file a refusal)."""
+    builds = {}
+    for name, fusion, binding in points(args):
+        early = where_holds(args.where, binding) if args.where else True
+        if early is False:
+            continue
+        source = os.path.join(HERE, "sweep", CLASSES[name][0][fusion])
+        if source not in builds:
+            try:
+                builds[source] = (build(source), None)
+            except (harness.HarnessError, fuserc.FusercError) as e:
+                builds[source] = (None, harness.short_reason(str(e)) or "fuserc failed")
+        built, reason = builds[source]
+        if built is None:
+            yield Point(name, fusion, binding, None, reason)
+            continue
+        spec = next(s for s in built.manifest.fusions if s.name == fusion)
+        nbytes = bench.bytes_moved(spec, binding)
+        if nbytes > args.max_mb * 1e6 or (early is None and
+                                          not where_holds(args.where, binding, nbytes)):
+            continue
+        yield Point(name, fusion, binding, built, None, spec, nbytes)
+
+
 def main():
     args = parse_args()
     harness.use_toolchain(args.dlpack_include, args.cuda_home)
@@ -377,30 +417,20 @@ def main():
         device = torch.cuda.get_device_name()
         copy_gbps = bench.measure_copy(args)
         print("device: %s, copy %.0f GB/s" % (device, copy_gbps), flush=True)
-    builds, rows, start = {}, [], time.time()
-    for name, fusion, binding in points(args):
-        early = where_holds(args.where, binding) if args.where else True
-        if early is False:
+
+    def build(source):
+        built = harness.build(args.fuserc, source, args.work, args.arch)
+        if args.dry_run:
+            built.load().close()
+        return built
+
+    rows, start = [], time.time()
+    for point in selected_points(args, build):
+        name, fusion, binding, label = point.cls, point.fusion, point.binding, point.label
+        if point.built is None:
+            rows.append(dict(case=label, **{"class": name}, bytes=0, fuserc=point.reason))
             continue
-        source = os.path.join(HERE, "sweep", CLASSES[name][0][fusion])
-        if source not in builds:
-            try:
-                built = harness.build(args.fuserc, source, args.work, args.arch)
-                if args.dry_run:
-                    built.load().close()
-                builds[source] = (built, None)
-            except (harness.HarnessError, fuserc.FusercError) as e:
-                builds[source] = (None, harness.short_reason(str(e)) or "fuserc failed")
-        built, reason = builds[source]
-        label = "%s %s" % (fusion, " ".join("%s=%d" % kv for kv in binding.items()))
-        if built is None:
-            rows.append(dict(case=label, **{"class": name}, bytes=0, fuserc=reason))
-            continue
-        spec = next(s for s in built.manifest.fusions if s.name == fusion)
-        nbytes = bench.bytes_moved(spec, binding)
-        if nbytes > args.max_mb * 1e6 or (early is None and
-                                          not where_holds(args.where, binding, nbytes)):
-            continue
+        built, spec, nbytes = point.built, point.spec, point.bytes
         if args.dry_run or (args.deadline and time.time() - start > args.deadline):
             rows.append(dict(case=label, **{"class": name}, bytes=nbytes,
                              fuserc="dry run" if args.dry_run else "past the deadline"))
