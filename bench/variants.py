@@ -59,6 +59,9 @@ def parse_args():
     p.add_argument("--slack", type=float, default=0.05,
                    help="report own choices slower than the fastest by more than this")
     p.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    p.add_argument("--kernels", action="store_true",
+                   help="also each alternative's kernels' device time (bench/run.py's "
+                        "profile_kernels: busy_us), finer than a short replay")
     p.add_argument("--deadline", type=float, default=0, help="stop timing after this many s")
     p.add_argument("--warmup-ms", type=int, default=25)
     p.add_argument("--rep-ms", type=int, default=100)
@@ -92,30 +95,42 @@ def time_alternatives(args, point, library, hook):
     for pick in range(-1, hook.most()):
         kernels = launched(hook, prepared, pick)
         if kernels not in timed:
-            timed[kernels] = bench.time_graph(prepared.launch, args)
+            timed[kernels] = dict(kernels=list(kernels),
+                                  ms=bench.time_graph(prepared.launch, args))
+            if args.kernels:
+                profile = bench.profile_kernels(prepared.launch)
+                timed[kernels]["busy_us"] = profile["busy_us"] if profile else None
     hook.force(-1)
-    result = dict(own=list(own),
-                  alternatives=[dict(kernels=list(k), ms=ms) for k, ms in
-                                sorted(timed.items(), key=lambda kv: kv[1] or float("inf"))])
+    result = dict(own=list(own), alternatives=sorted(timed.values(),
+                                                     key=lambda a: a["ms"] or float("inf")))
     if not args.no_compile:
         ordered = [values[i.name] for i in spec.inputs]
         compiled = torch.compile(sweep.TORCH[fusion], dynamic=False)
         compiled(*ordered)
         result["compile_ms"] = bench.time_graph(lambda: compiled(*ordered), args)
+        if args.kernels:
+            profile = bench.profile_kernels(lambda: compiled(*ordered))
+            result["compile_busy_us"] = profile["busy_us"] if profile else None
         torch._dynamo.reset()
     return result
 
 
+def busy(us):
+    return ", kernels %.2f us" % us if us is not None else ""
+
+
 def print_point(row):
     print("%s (%.2f MB)%s" % (row["case"], row["bytes"] / 1e6,
-                              ", torch.compile %.2f us" % (1000 * row["compile_ms"])
+                              ", torch.compile %.2f us%s" % (1000 * row["compile_ms"],
+                                                             busy(row.get("compile_busy_us")))
                               if row.get("compile_ms") else ""))
     for alternative in row["alternatives"]:
         ms = alternative["ms"]
         ratio = " %5.2fx" % (row["compile_ms"] / ms) if ms and row.get("compile_ms") else ""
-        print("  %9s us%s  %s%s" % ("%.2f" % (1000 * ms) if ms else "-", ratio,
-                                   ",".join(alternative["kernels"]),
-                                   "  (own)" if alternative["kernels"] == row["own"] else ""))
+        print("  %9s us%s%s  %s%s" % ("%.2f" % (1000 * ms) if ms else "-", ratio,
+                                     busy(alternative.get("busy_us")),
+                                     ",".join(alternative["kernels"]),
+                                     "  (own)" if alternative["kernels"] == row["own"] else ""))
     sys.stdout.flush()
 
 
