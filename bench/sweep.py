@@ -377,6 +377,34 @@ class Point:
         self.label = "%s %s" % (fusion, " ".join("%s=%d" % kv for kv in binding.items()))
         self.built, self.reason, self.spec, self.bytes = built, reason, spec, nbytes
 
+    def row(self, **fields):
+        """Its row of a harness's --out file."""
+        return dict(case=self.label, **{"class": self.cls}, bytes=self.bytes, **fields)
+
+    def untimed_row(self, args, start):
+        """Its row where it is not timed (refused, a dry run, past the
+        deadline counted from `start`), else None."""
+        if self.built is None:
+            return self.row(fuserc=self.reason)
+        if args.dry_run:
+            return self.row(fuserc="dry run")
+        if args.deadline and time.time() - start > args.deadline:
+            return self.row(fuserc="past the deadline")
+        return None
+
+
+def check_dry_run(rows, summary):
+    """Prints a dry run's summary(points, fusions, refused fusions) and exits
+    with the refusals KNOWN_REFUSALS does not list, or lists stale."""
+    refused = {r["case"].split()[0] for r in rows if r["fuserc"] != "dry run"}
+    swept = {r["case"].split()[0] for r in rows}
+    print(summary(len(rows), len(swept), sorted(refused)))
+    unexpected = sorted(refused - set(KNOWN_REFUSALS))
+    stale = sorted(f for f in KNOWN_REFUSALS if f in swept and f not in refused)
+    if unexpected or stale:
+        sys.exit("refused: %s; listed as refused but built: %s"
+                 % (", ".join(unexpected) or "-", ", ".join(stale) or "-"))
+
 
 def selected_points(args, build):
     """The Points that --classes, --fusions, --where and --max-mb pick, in
@@ -426,35 +454,23 @@ def main():
 
     rows, start = [], time.time()
     for point in selected_points(args, build):
-        name, fusion, binding, label = point.cls, point.fusion, point.binding, point.label
-        if point.built is None:
-            rows.append(dict(case=label, **{"class": name}, bytes=0, fuserc=point.reason))
-            continue
-        built, spec, nbytes = point.built, point.spec, point.bytes
-        if args.dry_run or (args.deadline and time.time() - start > args.deadline):
-            rows.append(dict(case=label, **{"class": name}, bytes=nbytes,
-                             fuserc="dry run" if args.dry_run else "past the deadline"))
-            continue
-        try:
-            row = bench.bench_case(args, fusion,
-                                   (binding, {}, TORCH[fusion]), spec, built, None)
-        except Exception as e:  # one broken point must not hide the others
-            row = dict(bytes=nbytes, fuserc="error: %s: %s" % (type(e).__name__, e))
-        row.update(case=label, **{"class": name})
-        print("%s: %s" % (label, json.dumps(row)), flush=True)
+        row = point.untimed_row(args, start)
+        if row is None:
+            try:
+                row = bench.bench_case(args, point.fusion,
+                                       (point.binding, {}, TORCH[point.fusion]), point.spec,
+                                       point.built, None)
+            except Exception as e:  # one broken point must not hide the others
+                row = dict(bytes=point.bytes, fuserc="error: %s: %s" % (type(e).__name__, e))
+            row.update(case=point.label, **{"class": point.cls})
+            print("%s: %s" % (point.label, json.dumps(row)), flush=True)
+            torch.cuda.empty_cache()
         rows.append(row)
-        torch.cuda.empty_cache()
     with open(args.out, "w") as f:
         json.dump(dict(device=device, copy_GBs=copy_gbps, points=rows), f, indent=1)
     if args.dry_run:
-        refused = {r["case"].split()[0] for r in rows if r["fuserc"] != "dry run"}
-        swept = {r["case"].split()[0] for r in rows}
-        print("%d points of %d fusions, %d refused" % (len(rows), len(swept), len(refused)))
-        unexpected = sorted(refused - set(KNOWN_REFUSALS))
-        stale = sorted(f for f in KNOWN_REFUSALS if f in swept and f not in refused)
-        if unexpected or stale:
-            sys.exit("refused: %s; listed as refused but built: %s"
-                     % (", ".join(unexpected) or "-", ", ".join(stale) or "-"))
+        check_dry_run(rows, lambda points, fusions, refused: "%d points of %d fusions, %d refused"
+                      % (points, fusions, len(refused)))
         return
     print(sweep_report.report(rows, copy_gbps))
 

@@ -173,32 +173,25 @@ def main():
 
     rows, start = [], time.time()
     for point in sweep.selected_points(args, build):
-        row = dict(case=point.label, **{"class": point.cls}, bytes=point.bytes)
-        if point.built is None:
-            rows.append(dict(row, fuserc=point.reason))
-            continue
-        if args.dry_run or (args.deadline and time.time() - start > args.deadline):
-            rows.append(dict(row, fuserc="dry run" if args.dry_run else "past the deadline"))
-            continue
-        library, hook = hooks[point.built.source]
-        try:
-            row.update(time_alternatives(args, point, library, hook), fuserc="ok")
-            print_point(row)
-        except Exception as e:  # one broken point must not hide the others
-            row["fuserc"] = "error: %s: %s" % (type(e).__name__, e)
-            print("%s: %s" % (point.label, row["fuserc"]), flush=True)
+        row = point.untimed_row(args, start)
+        if row is None:
+            row = point.row()
+            try:
+                row.update(time_alternatives(args, point, *hooks[point.built.source]),
+                           fuserc="ok")
+                print_point(row)
+            except Exception as e:  # one broken point must not hide the others
+                row["fuserc"] = "error: %s: %s" % (type(e).__name__, e)
+                print("%s: %s" % (point.label, row["fuserc"]), flush=True)
+            torch.cuda.empty_cache()
         rows.append(row)
-        torch.cuda.empty_cache()
     with open(args.out, "w") as f:
         json.dump(dict(device=None if args.dry_run else torch.cuda.get_device_name(),
                        points=rows), f, indent=1)
     if args.dry_run:
-        refused = {r["case"].split()[0] for r in rows if r["fuserc"] != "dry run"}
-        print("%d points, built with the testing hook; refused: %s"
-              % (len(rows), ", ".join(sorted(refused)) or "none"))
-        unexpected = sorted(refused - set(sweep.KNOWN_REFUSALS))
-        if unexpected:
-            sys.exit("refused: %s" % ", ".join(unexpected))
+        sweep.check_dry_run(rows, lambda points, fusions, refused:
+                            "%d points, built with the testing hook; refused: %s"
+                            % (points, ", ".join(refused) or "none"))
         return
     found = misses(rows, args.slack)
     print("\nown choice more than %d%% slower than the fastest alternative: %d of %d points"
