@@ -273,8 +273,9 @@ std::string forcedVariants(const RowKernel &rk) {
         alternatives.push_back(
             {"headed && reach <= " + std::to_string(v.maxLength()),
              launch(rowKernelName(rk, v, rk.vector, true), v.block(), v.rowsPerBlock)});
+    // The cached variants, from no split or cluster an earlier choice left.
     if (rk.generatesCached())
-      alternatives.push_back({"vec", cachedLaunch(rk, "")});
+      alternatives.push_back({"vec", reset + cachedLaunch(rk, "")});
     // The split variant at any length, as many splits as rows allow.
     if (rk.split)
       alternatives.push_back(
