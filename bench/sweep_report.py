@@ -16,6 +16,7 @@ cards are reported with a note saying so.
 """
 import json
 import math
+import os
 import re
 import sys
 
@@ -108,15 +109,18 @@ def report(rows, copy_gbps):
 
 
 def load(path):
+    """A bench/sweep.py --out file; exits 1 with a message naming the
+    running script on one that is missing or not a sweep."""
+    tool = os.path.basename(sys.argv[0]) or "sweep_report.py"
     try:
         with open(path) as f:
             data = json.load(f)
     except (OSError, ValueError) as e:
-        sys.exit("sweep_report.py: cannot read %s: %s" % (path, e))
+        sys.exit("%s: cannot read %s: %s" % (tool, path, e))
     if not isinstance(data, dict) or not isinstance(data.get("points"), list) or \
             not data.get("copy_GBs"):
-        sys.exit("sweep_report.py: %s is not bench/sweep.py's output (no points or copy figure)"
-                 % path)
+        sys.exit("%s: %s is not bench/sweep.py's output (no points or copy figure)"
+                 % (tool, path))
     return data
 
 
