@@ -99,7 +99,7 @@ def unmatched(old_rows, new_rows):
 def main(argv):
     if len(argv) != 2:
         sys.exit("usage: python3 bench/sweep_compare.py OLD.json NEW.json")
-    old, new = load(argv[0]), load(argv[1])
+    old, new = (load(path, "sweep_compare.py") for path in argv)
     print(report(compare(old["points"], new["points"])))
     for line in unmatched(old["points"], new["points"]):
         print(line)

@@ -16,7 +16,6 @@ cards are reported with a note saying so.
 """
 import json
 import math
-import os
 import re
 import sys
 
@@ -108,10 +107,9 @@ def report(rows, copy_gbps):
     return "\n".join(lines)
 
 
-def load(path):
-    """A bench/sweep.py --out file; exits 1 with a message naming the
-    running script on one that is missing or not a sweep."""
-    tool = os.path.basename(sys.argv[0]) or "sweep_report.py"
+def load(path, tool="sweep_report.py"):
+    """A bench/sweep.py --out file; exits 1 with a message naming `tool` on
+    one that is missing or not a sweep."""
     try:
         with open(path) as f:
             data = json.load(f)
