@@ -295,6 +295,21 @@ std::string RowReductionEmitter::storeVectors(Vectors vectors, int vector,
   return s;
 }
 
+bool RowReductionEmitter::storesAfterValues(const RowFastVariant &v, int vector,
+                                            const std::set<size_t> &rowReads) const {
+  // At vectors of 1 every element also keeps its own 8-byte position.
+  int64_t bytes = vector == 1 ? 8 : 0;
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    const bool rowRead =
+        rowReads.count(t) && k_.streams[t] && k_.streams[t]->alongRow && !k_.tensors[t].written;
+    if (rowRead || k_.tensors[t].perElement())
+      bytes += dtypeBytes(k_.tensors[t].storage);
+  }
+  const int registers =
+      std::min(kRowMaxRegisters, kRowRegistersPerSM / (k_.minBlocksPerSM(v) * v.block()));
+  return bytes * v.elements * 2 <= static_cast<int64_t>(registers) * 4;
+}
+
 std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &v, int vector) {
   const std::string pad = "    ", V = std::to_string(vector);
   const int n = v.vectors(vector);
@@ -353,14 +368,18 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
     phases += endPhase(op, i, v.threads, op.kind() == OpKind::Var ? squares : "", pad);
   }
   // Outputs vector by vector: each vector's loads of tensors only the
-  // outputs read (layer norm's weight and bias), its values, its stores;
-  // so those tensors hold no registers while the row reduces, and one
-  // vector of them at a time after.
+  // outputs read (layer norm's weight and bias), then its values; so those
+  // tensors hold no registers while the row reduces. Each vector's stores
+  // follow its values, or come after every vector's (storesAfterValues):
+  // a load never moves past a store (they may alias), so stores between
+  // them make each vector's loads a round trip to memory of their own.
   const std::set<size_t> reduced = used_;
   std::string outputs = pad + "// outputs\n";
   for (size_t t = 0; t < k_.tensors.size(); ++t)
     if (k_.tensors[t].perElement())
       outputs += vectorBuffer(t, "_l", n, vector, k_.tensors[t].what, pad);
+  std::vector<std::string> vectorOutputs;
+  bool outputsLoad = false;
   for (int j = 0; j < n; ++j) {
     const Vectors one{j, j + 1, n};
     used_.clear();
@@ -383,8 +402,16 @@ std::string RowReductionEmitter::contiguousPersistentBody(const RowFastVariant &
       values += accumulateColumns(
           emitter, taken, one, vector,
           [](int jj) { return "ok" + std::to_string(jj) + " && row_ok"; }, pad);
-    outputs += loadVectors(one, vector, pad, reduced) + values + storeVectors(one, vector, pad);
+    const std::string loads = loadVectors(one, vector, pad, reduced);
+    outputsLoad = outputsLoad || !loads.empty();
+    vectorOutputs.push_back(loads + values);
   }
+  const bool storesLast = outputsLoad && storesAfterValues(v, vector, reduced);
+  for (int j = 0; j < n; ++j)
+    outputs += vectorOutputs[static_cast<size_t>(j)] +
+               (storesLast ? "" : storeVectors({j, j + 1, n}, vector, pad));
+  if (storesLast)
+    outputs += storeVectors({0, n, n}, vector, pad);
   used_ = reduced;
   if (prefetchesRows())
     s += takePrefetched(n, vector, pad) +

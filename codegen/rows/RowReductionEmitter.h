@@ -134,6 +134,14 @@ private:
 
   // ---- contiguous variants (RowContiguousVariants.cpp) ----
   std::string contiguousKernel(const RowFastVariant &v, int vector, bool headed = false);
+  // Whether variant v at vectors of `vector` stores its outputs after every
+  // vector's values rather than each vector's after its own: where the rows
+  // the reductions read (`rowReads`) and the outputs' values, in their
+  // storage types (at vectors of 1 with each element's position), fit half
+  // the registers its launch bounds leave a thread (beyond, holding the
+  // values spilled: bench/README.md).
+  bool storesAfterValues(const RowFastVariant &v, int vector,
+                         const std::set<size_t> &rowReads) const;
   // The row starts o<t> of the streamed tensors, and per-row inputs t<t>_r.
   std::string rowStarts(const std::string &pad) const;
   // A contiguous variant's row at `rowAt`: row_at, row_ok, row (clamped),

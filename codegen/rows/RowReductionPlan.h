@@ -179,6 +179,7 @@ inline constexpr int kRowCachedReserve = 1024;
 inline constexpr int kRowColumnSMs = 132;
 inline constexpr int kRowColumnBlocks = 2 * kRowColumnSMs; // the most of any variant
 inline constexpr int kRowRegistersPerSM = 65536;
+inline constexpr int kRowMaxRegisters = 255; // a thread's, at most
 // Column-partial kernels holding at most this many rows' worth of
 // registers per element (RowKernel::heldRows: an RMSNorm backward's x, dy
 // and dw) load their next row while this one reduces; more (a layer norm
