@@ -265,7 +265,10 @@ BINDINGS["gelu_bwd_bias_grad"] = BINDINGS["gelu_bwd_bias_grad"] + [
 # lengths; one row and a few. On sm_90 rows past what m512 caches run the
 # cluster variant: 131071 and 262144 bf16 over clusters of 4 and 8 CTAs
 # caching the whole row, 1048583 over 8 CTAs caching each slice in part;
-# more rows (40) than a wave of clusters holds at 262144.
+# more rows (40) than a wave of clusters holds at 262144. Up to 132 rows
+# above 16384 run the grid variant where the device holds its blocks at
+# once (S slices of at least 4096 per row); 133 and 140 rows keep the
+# cached and cluster variants.
 _LONG_ROWS = [
     {"M": 2, "N": 16384},
     {"M": 1, "N": 16385},
@@ -281,6 +284,8 @@ _LONG_ROWS = [
     {"M": 2, "N": 262151},
     {"M": 40, "N": 262144},
     {"M": 2, "N": 1048583},
+    {"M": 133, "N": 131071},
+    {"M": 140, "N": 262151},
 ]
 BINDINGS["long_rows"] = _LONG_ROWS
 # static_rows.fus: rows of a static length; one row, a few, many, and a

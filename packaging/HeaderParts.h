@@ -33,10 +33,11 @@ bool mentions(std::string_view code, std::string_view identifier);
 std::string runtimeDeclarations(const std::string &prefix);
 // Everything the fusions' implementations share: includes, the extent
 // helpers, error reporting, argument checks, the embedded fatbin, its loader
-// and NAME_launch_kernel, and with `clusters` (a kernel launches in
-// thread-block clusters) NAME_clusters_supported and
-// NAME_launch_cluster_kernel, which headers without such kernels leave out:
-// they need no cuLaunchKernelEx (CUDA 12.0 and newer drivers). `fatbin`
+// and NAME_launch_kernel, and with `extendedLaunch` (a kernel launches in
+// thread-block clusters or cooperatively) NAME_clusters_supported,
+// NAME_launch_cluster_kernel, NAME_cooperative_fits and
+// NAME_launch_cooperative_kernel, which headers without such kernels leave
+// out: they need no cuLaunchKernelEx (CUDA 12.0 and newer drivers). `fatbin`
 // holds one fatbinary per image, starting at `imageOffsets` (at least one);
 // `kernels` lists every kernel symbol with the image holding it.
 struct EmbeddedKernel {
@@ -46,7 +47,7 @@ struct EmbeddedKernel {
 std::string runtimeImplementation(const std::string &prefix,
                                   const std::vector<EmbeddedKernel> &kernels,
                                   const std::string &fatbin,
-                                  const std::vector<size_t> &imageOffsets, bool clusters);
+                                  const std::vector<size_t> &imageOffsets, bool extendedLaunch);
 // The file-scope identifiers runtimeDeclarations and runtimeImplementation
 // define, without the prefix ("status", "launch_kernel", ...).
 const std::vector<std::string> &runtimeIdentifiers();

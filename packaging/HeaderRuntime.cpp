@@ -17,7 +17,7 @@ extern const std::string_view kExtentHelpers;  // extent_helpers.h
 extern const std::string_view kErrors;         // errors.c
 extern const std::string_view kArgumentChecks; // argument_checks.c
 extern const std::string_view kLoader;         // loader.c
-extern const std::string_view kClusterLaunch;  // cluster_launch.c
+extern const std::string_view kLaunchEx;       // launch_ex.c
 } // namespace embedded
 
 namespace {
@@ -108,7 +108,7 @@ std::string runtimeDeclarations(const std::string &prefix) {
 std::string runtimeImplementation(const std::string &prefix,
                                   const std::vector<EmbeddedKernel> &kernels,
                                   const std::string &fatbin,
-                                  const std::vector<size_t> &imageOffsets, bool clusters) {
+                                  const std::vector<size_t> &imageOffsets, bool extendedLaunch) {
   std::string out;
   for (std::string_view file :
        {embedded::kMacros, embedded::kExtentHelpers, embedded::kErrors, embedded::kArgumentChecks})
@@ -132,8 +132,8 @@ std::string runtimeImplementation(const std::string &prefix,
     out += std::to_string(k.image) + ", ";
   out += "0};\n";
   out += "\n" + substitutePrefix(embedded::kLoader, prefix);
-  if (clusters)
-    out += "\n" + substitutePrefix(embedded::kClusterLaunch, prefix);
+  if (extendedLaunch)
+    out += "\n" + substitutePrefix(embedded::kLaunchEx, prefix);
   return out;
 }
 
@@ -145,7 +145,7 @@ const std::vector<std::string> &runtimeIdentifiers() {
     const std::string lead = std::string(kNamePlaceholder) + "_";
     for (std::string_view file :
          {embedded::kApi, embedded::kMacros, embedded::kExtentHelpers, embedded::kErrors,
-          embedded::kArgumentChecks, embedded::kLoader, embedded::kClusterLaunch})
+          embedded::kArgumentChecks, embedded::kLoader, embedded::kLaunchEx})
       for (size_t pos = file.find(lead); pos != std::string_view::npos;
            pos = file.find(lead, pos + 1)) {
         if (pos > 0 && isWordChar(file[pos - 1]))

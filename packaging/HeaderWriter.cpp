@@ -97,11 +97,11 @@ std::vector<header::EmbeddedKernel> kernelSymbols(const std::vector<FusionModel>
   return out;
 }
 
-bool launchesClusters(const std::vector<FusionModel> &models) {
+bool launchesExtended(const std::vector<FusionModel> &models) {
   for (const FusionModel &m : models)
     if (m.code)
       for (const KernelPlan &k : m.code->kernels)
-        if (k.clusterLaunch)
+        if (k.extendedLaunch)
           return true;
   return false;
 }
@@ -204,7 +204,7 @@ HeaderResult writeHeader(const std::string &name, const Module &module,
   implementation +=
       std::string("#ifdef __cplusplus\nextern \"C\" {\n#endif\n") + kReservedNamesAllowed;
   implementation +=
-      header::runtimeImplementation(name, kernels, fatbin, offsets, launchesClusters(models));
+      header::runtimeImplementation(name, kernels, fatbin, offsets, launchesExtended(models));
   std::set<std::string> helpersDone;
   for (const FusionModel &m : models)
     implementation += "\n" + fusionImplementation(m, helpersDone);

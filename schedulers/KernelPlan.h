@@ -74,9 +74,10 @@ struct KernelPlan {
   std::string argsStruct;  // C definition of the kernel's by-value argument struct
   std::string hostLaunch;  // C statements (see the contract above)
   Extent scratchBytes = 0; // workspace scratch the host block uses, symbolic; 0 when none
-  // The host block may launch in thread-block clusters
-  // (NAME_launch_cluster_kernel, which the header then defines).
-  bool clusterLaunch = false;
+  // The host block may launch in thread-block clusters or cooperatively
+  // (NAME_launch_cluster_kernel, NAME_launch_cooperative_kernel, which the
+  // header then defines).
+  bool extendedLaunch = false;
 };
 
 // An indexing op whose out-of-range indices the launch reports (IndexChecks.h).

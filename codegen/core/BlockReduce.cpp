@@ -65,6 +65,13 @@ std::string reductionIdentity(OpKind kind, DType acc) {
   }
 }
 
+std::string combinerIdentity(const std::string &combiner, DType acc) {
+  for (OpKind kind : {OpKind::Sum, OpKind::Prod, OpKind::Max, OpKind::Min})
+    if (reductionCombiner(kind) == combiner)
+      return reductionIdentity(kind, acc);
+  throw CodegenError("internal: no identity for combiner " + combiner);
+}
+
 const std::string &blockReduceCuda() {
   static const std::string text = R"CUDA(#ifndef FUSERC_ROW_REDUCE_HELPERS
 #define FUSERC_ROW_REDUCE_HELPERS
@@ -263,6 +270,40 @@ __device__ __forceinline__ T fuserc_cluster_reduce(T v, C c, T *slot) {
   return x;
 }
 #endif // FUSERC_CLUSTER_HELPERS
+
+)CUDA";
+  return text;
+}
+
+const std::string &gridReduceCuda() {
+  static const std::string text = R"CUDA(#ifndef FUSERC_GRID_HELPERS
+#define FUSERC_GRID_HELPERS
+// Combines `v` (the block's value, the same in each of its threads) over the
+// `ctas` blocks splitting a row, all resident at once: thread 0 leaves it in
+// slots[cta], counts the block in `*count` and waits until the count reaches
+// `target` (every block of the row at this combine: each combine of a row
+// has its own slots and raises the target by ctas); then each thread reads
+// one block's slot (ctas <= the block's threads) and the block combines them
+// in the same fixed tree as every other block of the row, so all get the
+// same bits.
+template <int NW, typename T, typename C>
+__device__ __forceinline__ T fuserc_grid_reduce(T v, C c, T identity, T *slots, unsigned cta,
+                                                unsigned ctas, int *count, int target, T *smem) {
+  if (threadIdx.x == 0) {
+    __stcg(slots + cta, v);
+    __threadfence();
+    atomicAdd(count, 1);
+    int seen;
+    do {
+      asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(seen) : "l"(count) : "memory");
+    } while (seen < target);
+    __threadfence();
+  }
+  __syncthreads();
+  const T x = threadIdx.x < ctas ? __ldcg(slots + threadIdx.x) : identity;
+  return fuserc_block_reduce<NW>(x, c, smem);
+}
+#endif // FUSERC_GRID_HELPERS
 
 )CUDA";
   return text;

@@ -34,6 +34,8 @@ std::string roundedSub(DType acc, const std::string &a, const std::string &b);
 // what an empty row reduces to (sum 0, prod 1, max -inf, min +inf; integer
 // max / min use the extreme values).
 std::string reductionIdentity(OpKind kind, DType acc);
+// The identity of the combiner reductionCombiner names (fuserc_red_add, ...).
+std::string combinerIdentity(const std::string &combiner, DType acc);
 
 // CUDA definitions of the combiners, fuserc_group_reduce,
 // fuserc_block_reduce and the Welford joins (fuserc_welford_join,
@@ -45,5 +47,10 @@ const std::string &blockReduceCuda();
 // cluster barriers, and fuserc_cluster_reduce, which combines one value per
 // CTA through distributed shared memory in the same order in every CTA.
 const std::string &clusterReduceCuda();
+// CUDA definitions for kernels whose blocks split a row over a grid whose
+// blocks are all resident at once (a cooperative launch):
+// fuserc_grid_reduce, which combines one value per block over a row's
+// blocks through workspace scratch (needs blockReduceCuda's definitions).
+const std::string &gridReduceCuda();
 
 } // namespace fuserc

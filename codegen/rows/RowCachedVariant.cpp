@@ -1,5 +1,6 @@
-// Row-reduction kernels, the cached streaming variants (m512, m1024, and c512
-// over a thread-block cluster): rows longer than the persistent variants hold
+// Row-reduction kernels, the cached streaming variants (m512, m1024, c512
+// over a thread-block cluster, g512 over a cooperative grid's blocks; the
+// split variant s512's streaming too): rows longer than the persistent variants hold
 // in registers are streamed by a block per row, kRowCachedUnroll vectors per
 // thread per step, one pass per phase and one for the outputs. First the
 // cached streams (inputs whose rows differ, read by a reduction) are copied
@@ -151,9 +152,10 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   registers_.clear();
   cluster_ = &v == &kRowClusterVariant;
   split_ = &v == &kRowSplitVariant;
+  grid_ = &v == &kRowGridVariant;
   // The shared cached kernel (RowKernel::sharesCachedKernel): T threads and
   // the L2 policies set at launch, for every cached variant.
-  const bool shared = k_.sharesCachedKernel(vector) && !cluster_ && !split_;
+  const bool shared = k_.sharesCachedKernel(vector) && !sliced();
   launchedThreads_ = shared;
   const int threads = shared ? std::end(kRowCachedVariants)[-1].threads : v.threads;
   const std::string T = std::to_string(threads), W = std::to_string(vector), pad = "    ";
@@ -161,7 +163,9 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   std::string s =
       "// segment " + std::to_string(cx_.segment.id) + " (" +
       std::string(cx_.segment.scheduler->name()) + "), " +
-      (split_ ? "split variant " : "cached streaming variant ") +
+      (split_  ? "split variant "
+       : grid_ ? "grid variant "
+               : "cached streaming variant ") +
       (shared ? std::string(kRowSharedCachedKernel) + " (threads set at launch)" : v.suffix) +
       ", vectors of " + W + "\n";
   const int minBlocks = std::max(1, kRowMinThreadsPerSM / threads);
@@ -225,7 +229,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s +=
         "  for (I row = (I)(blockIdx.x / ctas); row < (I)a.rows; row += (I)(gridDim.x / ctas)) {\n";
   } else {
-    if (split_)
+    if (split_ || grid_)
       s += "  const unsigned cta = blockIdx.y, ctas = gridDim.y;  // this block's split, the "
            "splits\n";
     s += "  for (I row = (I)blockIdx.x; row < (I)a.rows; row += (I)gridDim.x) {\n";
@@ -368,7 +372,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
   }
   ValueEmitter rowEmitter = newEmitter();
   size_t taken = 0;
-  s += perRowStores(rowEmitter, taken, cluster_ ? "tid == 0 && cta == 0" : "tid == 0", pad);
+  s += perRowStores(rowEmitter, taken, cachesSlice() ? "tid == 0 && cta == 0" : "tid == 0", pad);
   if (cluster_) {
     s += pad + "cl_at = " + std::to_string(2 * k_.rows.reductions.size()) + " - cl_at;\n";
     s += "  }\n  fuserc_cluster_exit_sync();\n#endif\n}\n\n";
@@ -376,6 +380,7 @@ std::string RowReductionEmitter::cachedKernel(const RowCachedVariant &v, int vec
     s += "  }\n}\n\n";
   }
   cluster_ = false;
+  grid_ = false;
   launchedThreads_ = false;
   return s;
 }
@@ -388,9 +393,9 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
       continue;
     const std::string ts = std::to_string(t), Ts = cudaStorageType(k_.tensors[t].storage);
     const std::string from = "((const " + Ts + " *)a.ptr[" + ts + "] + o" + ts + " + k)";
-    // The position in the cache: the cluster variant's holds its slice.
-    const std::string at = cluster_ ? "pb - lo" : "pb",
-                      to = "t" + ts + "_c + " + (cluster_ ? "(" + at + ")" : at);
+    // The position in the cache: the cluster and grid variants' holds its slice.
+    const std::string at = cachesSlice() ? "pb - lo" : "pb",
+                      to = "t" + ts + "_c + " + (cachesSlice() ? "(" + at + ")" : at);
     const int bytes = vector * static_cast<int>(dtypeBytes(k_.tensors[t].storage));
     // cp.async moves 4 bytes or more; a smaller vector (2 bytes of 1-byte
     // elements) is copied whole through a register, all of its elements.
@@ -416,8 +421,8 @@ std::string RowReductionEmitter::cachedFill(int threads, int vector) const {
     return "";
   std::string s = "    // the cached rows into shared memory";
   s += vector > 1 ? ": whole vectors asynchronously, the partial ones element by element\n" : "\n";
-  s += cluster_ ? "    for (R pb = lo + (R)tid * " + W + "; pb < (hi < PE ? hi : PE); pb += "
-                : "    for (R pb = (R)tid * " + W + "; pb < P; pb += ";
+  s += cachesSlice() ? "    for (R pb = lo + (R)tid * " + W + "; pb < (hi < PE ? hi : PE); pb += "
+                     : "    for (R pb = (R)tid * " + W + "; pb < P; pb += ";
   s += (launchedThreads_ ? std::string("S") : "(R)" + std::to_string(threads * vector)) + ") {\n";
   s += pad + "const R k = pb" + (vector > 1 ? " - head" : "") + ";\n";
   if (vector > 1) {
@@ -517,7 +522,7 @@ std::string RowReductionEmitter::cachedPass(int threads, int vector, Body body, 
     }
   }
   if (cachedRead)
-    wholeStep += " && " + last + (cluster_ ? " < PE" : " < P");
+    wholeStep += " && " + last + (cachesSlice() ? " < PE" : " < P");
   s += pad + "if (" + wholeStep + ") {\n" + wholeLoads + deeper(staging + whole) + pad +
        "} else {\n" + deeper(fulls) + otherLoads + deeper(staging + other) + pad + "}\n";
   return s + "    }\n";
@@ -546,7 +551,8 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector, const s
     }
     return g + in + "}\n";
   };
-  const std::string cachedAt = "t" + ts + "_c + " + (cluster_ ? "(at" + J + " - lo)" : "at" + J);
+  const std::string cachedAt =
+      "t" + ts + "_c + " + (cachesSlice() ? "(at" + J + " - lo)" : "at" + J);
   const std::string fromCache =
       "*(" + B + " *)" + reg + " = *(const " + B + " *)(" + cachedAt + ");\n";
   if (wholeStep)
@@ -560,8 +566,8 @@ std::string RowReductionEmitter::cachedLoad(size_t t, int j, int vector, const s
                                 : plain;
   // Cached positions hold the row's elements (and, past its ends, nothing
   // an element of the row reads).
-  return pad + "if (at" + J + (cluster_ ? " < PE" : " < P") + ") {\n" + pad + "  " + fromCache +
-         pad + "} else {\n" + global(pad + "  ", whole) + pad + "}\n";
+  return pad + "if (at" + J + (cachesSlice() ? " < PE" : " < P") + ") {\n" + pad + "  " +
+         fromCache + pad + "} else {\n" + global(pad + "  ", whole) + pad + "}\n";
 }
 
 std::string RowReductionEmitter::cachedStores(int j, int vector, bool checked,

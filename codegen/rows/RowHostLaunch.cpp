@@ -1,7 +1,7 @@
 // Row-reduction kernels, the host launch block (see RowReductionPlan.h):
 // fill the arguments, check which vector width the rows allow, pick a
 // variant by row length (the register variants, the cached ones with their
-// shared memory, the cluster and split ones, the general ones), the testing
+// shared memory, the cluster, split and grid ones, the general ones), the testing
 // hook's alternatives, and the launch.
 #include "codegen/rows/RowReductionPlan.h"
 
@@ -124,6 +124,43 @@ std::string contiguousCheck(const RowKernel &rk) {
   return s;
 }
 
+// The cached streams' shared memory: `shared`, the bytes a.cache positions
+// take; `reserve`, what a block keeps besides them (the block reduction's
+// slots, each region's alignment); start(), statements declaring span (the
+// row's positions in whole vectors of `shifted`), room and fit; fit(v), the
+// positions a block of v caches (what its share of a multiprocessor's
+// shared memory holds; the driver reserves 1 KiB per block).
+struct CacheShape {
+  explicit CacheShape(const RowKernel &rk) : bytes(rk.cachedBytes()) {
+    int regions = 0;
+    for (size_t t = 0; t < rk.tensors.size(); ++t)
+      if (rk.cached(t))
+        shared += std::string(regions++ ? " + " : "") + "(a.cache * " +
+                  std::to_string(dtypeBytes(rk.tensors[t].storage)) + " + 15) / 16 * 16";
+    reserve = std::to_string(kRowCachedReserve + 16 * regions);
+  }
+  std::string start(const std::string &pad) const {
+    std::string s = pad + "int per_block = 0, per_sm = 0;\n";
+    s += pad + "long long span, room, fit = 0;\n";
+    s += pad + "st = FUSERC_NAME_shared_memory_limits(&per_block, &per_sm);\n";
+    s += pad + "if (st != FUSERC_NAME_OK)\n" + pad + "  return st;\n";
+    s += pad + "/* the row's positions in whole vectors, wherever it starts */\n";
+    return s + pad + "span = (a.len + 2 * (shifted - 1)) / shifted * shifted;\n";
+  }
+  std::string fit(const RowCachedVariant &v, const std::string &in) const {
+    return in + "room = (long long)per_sm / " + std::to_string(v.blocksPerSM) + " - 1024;\n" + in +
+           "fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
+           std::to_string(bytes) + " / shifted * shifted;\n";
+  }
+  // a.cache and the dynamic shared memory it takes.
+  std::string take(const std::string &pad) const {
+    return pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n" + pad +
+           "shared = (unsigned)(" + shared + ");\n";
+  }
+  int bytes;
+  std::string shared, reserve;
+};
+
 // The cached variants' launch: the first whose cache (`a.cache` row
 // positions: all of the row's, or as many as the shared memory left to
 // each of its blocks on a multiprocessor holds beside their static
@@ -167,26 +204,10 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
     return pad + "if (" + shortRows + ") {\n" + sizedLaunch(pad + "  ") + pad + "} else {\n" +
            choose(kRowCachedVariants[0], pad + "  ") + pad + "}\n";
   }
-  int regions = 0;
-  std::string shared;
-  for (size_t t = 0; t < rk.tensors.size(); ++t)
-    if (rk.cached(t))
-      shared += std::string(regions++ ? " + " : "") + "(a.cache * " +
-                std::to_string(dtypeBytes(rk.tensors[t].storage)) + " + 15) / 16 * 16";
-  const std::string reserve = std::to_string(kRowCachedReserve + 16 * regions);
-  std::string s = pad + "int per_block = 0, per_sm = 0;\n";
-  s += pad + "long long span, room, fit = 0;\n";
-  s += pad + "st = FUSERC_NAME_shared_memory_limits(&per_block, &per_sm);\n";
-  s += pad + "if (st != FUSERC_NAME_OK)\n" + pad + "  return st;\n";
-  s += pad + "/* the row's positions in whole vectors, wherever it starts */\n";
-  s += pad + "span = (a.len + 2 * (shifted - 1)) / shifted * shifted;\n";
-  // Positions one block caches: what its share of a multiprocessor's
-  // shared memory holds (the driver reserves 1 KiB per block).
-  auto fit = [&](const RowCachedVariant &v, const std::string &in) {
-    return in + "room = (long long)per_sm / " + std::to_string(v.blocksPerSM) + " - 1024;\n" + in +
-           "fit = ((room < per_block ? room : per_block) - " + reserve + ") / " +
-           std::to_string(bytes) + " / shifted * shifted;\n";
-  };
+  const CacheShape cache(rk);
+  const std::string &reserve = cache.reserve;
+  std::string s = cache.start(pad);
+  auto fit = [&](const RowCachedVariant &v, const std::string &in) { return cache.fit(v, in); };
   const RowCachedVariant &first = kRowCachedVariants[0], &last = std::end(kRowCachedVariants)[-1];
   static_assert(std::size(kRowCachedVariants) == 2, "one branch per cached variant");
   // The variant whose cache holds the row, indented by `at`.
@@ -222,8 +243,37 @@ std::string cachedLaunch(const RowKernel &rk, const std::string &pad) {
   } else {
     s += byFit(pad);
   }
-  s += pad + "a.cache = fit < 0 ? 0 : span < fit ? span : fit;\n";
-  s += pad + "shared = (unsigned)(" + shared + ");\n";
+  return s + cache.take(pad);
+}
+
+// The grid variant's launch where the device holds its grid at once
+// (`gridded`): S = min(kRowSplitTargetBlocks / rows, L / kRowSplitMinSlice)
+// slices per row unless `splits` is given, each block caching what its
+// share of a multiprocessor's shared memory holds of its slice.
+std::string gridLaunch(const RowKernel &rk, const std::string &pad,
+                       const std::string &splits = "") {
+  const RowCachedVariant &v = kRowGridVariant;
+  const std::string T = std::to_string(kRowSplitTargetBlocks),
+                    M = std::to_string(kRowSplitMinSlice);
+  std::string s = pad + "kernel = shifted == 1 ? \"" + rowKernelName(rk, v, 1) + "\" : \"" +
+                  rowKernelName(rk, v, rk.vector) + "\";\n";
+  s += launchShape(v.threads, 1, pad);
+  s += pad + "splits = (unsigned)(" +
+       (splits.empty() ? T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M
+                       : splits) +
+       ");\n";
+  const CacheShape cache(rk);
+  if (cache.bytes == 0) {
+    s += pad + "shared = 0;\n";
+  } else {
+    const std::string in = pad + "  ";
+    s += pad + "{\n" + cache.start(in);
+    s += in + "/* each block's slice of the row */\n";
+    s += in + "span = ((span + splits - 1) / splits + shifted - 1) / shifted * shifted;\n";
+    s += cache.fit(v, in) + cache.take(in) + pad + "}\n";
+  }
+  s += pad + "gridded = FUSERC_NAME_cooperative_fits(kernel, (unsigned)a.rows * splits, block, "
+             "shared);\n";
   return s;
 }
 
@@ -253,7 +303,7 @@ std::string columnCap(const RowKernel &rk, const RowFastVariant &v, const std::s
 std::string forcedVariants(const RowKernel &rk) {
   const std::string reset =
       std::string("shared = 0;\n") + (rk.clustered() ? "cluster = 0;\n" : "") +
-      (rk.split ? "splits = 1;\n" : "") +
+      (rk.split || rk.grid ? "splits = 1;\n" : "") + (rk.grid ? "gridded = 0;\n" : "") +
       (rk.columnPartials() ? "cap = " + std::to_string(kRowColumnBlocks) + ";\n" : "");
   auto launch = [&](const std::string &name, int block, int rowsPerBlock) {
     return "kernel = \"" + name + "\";\n" + launchShape(block, rowsPerBlock, "") + reset;
@@ -280,6 +330,17 @@ std::string forcedVariants(const RowKernel &rk) {
     if (rk.split)
       alternatives.push_back(
           {"vec && a.rows * 2 <= " + std::to_string(kRowSplitTargetBlocks), splitLaunch(rk, "")});
+    // The grid variant wherever it takes at least two slices of
+    // kRowSplitMinSlice, as many as rows allow, where the device holds it.
+    if (rk.grid) {
+      const std::string T = std::to_string(kRowSplitTargetBlocks),
+                        M = std::to_string(kRowSplitMinSlice);
+      alternatives.push_back(
+          {"vec && a.rows * 2 <= " + T + " && a.len >= 2 * " + M,
+           gridLaunch(rk, "",
+                      T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M) +
+               "if (!gridded) {\n" + reset + cachedLaunch(rk, "  ") + "}\n"});
+    }
   }
   for (const RowVariant &v : kRowVariants)
     if (rk.generates(v))
@@ -326,8 +387,10 @@ std::string rowHostLaunch(const RowKernel &rk) {
     s += "    unsigned threads = 0;  /* the shared cached kernel's on shorter rows */\n";
   if (rk.clustered())
     s += "    unsigned cluster = 0;  /* CTAs per cluster (the cluster variant); 0: none */\n";
-  if (rk.split)
-    s += "    unsigned splits = 1;  /* slices per row (the split variant) */\n";
+  if (rk.split || rk.grid)
+    s += "    unsigned splits = 1;  /* slices per row (the split and grid variants) */\n";
+  if (rk.grid)
+    s += "    int gridded = 0;  /* the grid variant runs: a cooperative launch */\n";
   if (rk.columnPartials())
     s += "    long long cap = " + std::to_string(kRowColumnBlocks) +
          ";  /* the most blocks, each leaving partial rows */\n";
@@ -381,6 +444,16 @@ std::string rowHostLaunch(const RowKernel &rk) {
           splitLaunch(rk, "          ",
                       T + " / a.rows < a.len / " + M + " ? " + T + " / a.rows : a.len / " + M);
       cached += "        } else {\n" + cachedLaunch(rk, "          ") + "        }\n";
+    } else if (rk.grid) {
+      // Rows too few to fill the GPU, each split over blocks that wait for
+      // one another, where the device holds them all at once.
+      cached += "        if (a.rows * 2 <= " + std::to_string(kRowSplitTargetBlocks) +
+                " && a.len > " + std::to_string(kRowCachedAbove) + " && (shifted == 1 || a.len * " +
+                std::to_string(rk.rowPositionBytes()) +
+                " >= " + std::to_string(kRowGridMinRowBytes) + ")) {\n" +
+                gridLaunch(rk, "          ") + "        }\n";
+      cached += "        if (!gridded) {\n          splits = 1;\n" +
+                cachedLaunch(rk, "          ") + "        }\n";
     } else {
       cached += cachedLaunch(rk, "        ");
     }
@@ -418,19 +491,35 @@ std::string rowHostLaunch(const RowKernel &rk) {
   // A block per row group, not a grid capped at the blocks the GPU holds
   // at once: a capped grid looping over rows measured slower
   // (bench/README.md).
+  if (rk.grid) {
+    s += "    if (gridded) {\n";
+    s += "      char *scratch = ws + " + extentToCode(rk.scratchOffset, sym) + ";\n";
+    s += "      a.slots = scratch;\n";
+    s += "      a.count = (int *)(scratch + " +
+         std::to_string(int64_t{rk.gridCombines()} * kRowSplitTargetBlocks * 8) + ");\n";
+    s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream);\n";
+    s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
+    s +=
+        "      st = FUSERC_NAME_launch_cooperative_kernel(kernel, (unsigned)groups, splits, block, "
+        "shared, &a, stream);\n";
+    s += "    } else ";
+  }
   if (rk.clustered()) {
-    s += "    if (cluster) {\n";
+    s += std::string(rk.grid ? "" : "    ") + "if (cluster) {\n";
     s += "      if (groups > 2147483647LL / cluster)\n        groups = 2147483647LL / cluster;\n";
     s +=
         "      st = FUSERC_NAME_launch_cluster_kernel(kernel, (unsigned)groups * cluster, cluster, "
         "block, shared, &a, stream);\n";
     s += "    } else {\n";
+  } else if (rk.grid) {
+    s += "{\n";
   }
-  const std::string in = rk.clustered() ? "  " : "";
+  const bool nested = rk.clustered() || rk.grid;
+  const std::string in = nested ? "  " : "";
   s += in + "    if (groups > 2147483647LL)\n" + in + "      groups = 2147483647LL;\n";
   s += in + "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, " +
-       (rk.split ? "splits" : "1") + ", 1, block, shared, &a, stream);\n";
-  if (rk.clustered())
+       (rk.split || rk.grid ? "splits" : "1") + ", 1, block, shared, &a, stream);\n";
+  if (nested)
     s += "    }\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
   s += "  }\n";

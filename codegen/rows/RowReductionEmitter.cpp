@@ -38,13 +38,16 @@ EmittedKernel RowReductionEmitter::run() {
   findStreams();
   findLengths();
   k_.split = splitApplies() && k_.generatesCached();
+  k_.grid = !k_.split && k_.generatesCached() && k_.maxLength > kRowCachedAbove;
   k_.scratchOffset = cx_.scratchOffset;
   const std::string common = blockReduceCuda() + rowArgsStruct(k_, "") + "\n";
-  // Four groups of variants, each a compile unit of its own where the
+  // Five groups of variants, each a compile unit of its own where the
   // kernel has more than one: the variants holding rows in registers at the
   // widest vector, those at vectors of 1 (and the general ones), the ones
-  // caching rows in shared memory, and the cluster and split ones.
-  std::string registers, wide, narrow, cached, clustered, general;
+  // caching rows in shared memory, the cluster and split ones, and the grid
+  // ones (as long to compile as the cluster ones: apart, they compile in
+  // parallel).
+  std::string registers, wide, narrow, cached, clustered, gridded, general;
   std::set<std::string> emitted; // the shared cached kernel once
   for (const RowFastVariant &v : kRowFastVariants)
     for (int vector : k_.vectorWidths())
@@ -79,19 +82,28 @@ EmittedKernel RowReductionEmitter::run() {
     for (int vector : k_.vectorWidths())
       clustered +=
           emitSharingLanes(vector, true, [&] { return cachedKernel(kRowSplitVariant, vector); });
+  if (k_.grid) {
+    gridded += gridReduceCuda();
+    for (int vector : k_.vectorWidths())
+      gridded +=
+          emitSharingLanes(vector, true, [&] { return cachedKernel(kRowGridVariant, vector); });
+  }
   for (const RowVariant &v : kRowVariants)
     if (k_.generates(v))
       general += generalKernel(v);
   if (k_.columnPartials())
     general += columnMergeKernel();
   EmittedKernel out;
-  out.source = common + registers + cached + clustered + general;
-  // The cached group starts with the row cache's helpers; the cluster and
-  // split variants' unit needs its own copy (the helpers are guarded).
+  out.source = common + registers + cached + clustered + gridded + general;
+  // The cached group starts with the row cache's helpers; the cluster,
+  // split and grid variants' units need their own copy (the helpers are
+  // guarded).
   std::vector<std::string> groups;
-  for (const std::string *group : {&wide, &narrow, &cached, &clustered})
+  for (const std::string *group : {&wide, &narrow, &cached, &clustered, &gridded})
     if (!group->empty())
-      groups.push_back(common + (group == &clustered ? rowCacheHelpersCuda() : "") + *group);
+      groups.push_back(common +
+                       (group == &clustered || group == &gridded ? rowCacheHelpersCuda() : "") +
+                       *group);
   if (groups.size() > 1) {
     // The general variants join the unit of the register variants at 1,
     // else the first.
@@ -520,6 +532,16 @@ std::string RowReductionEmitter::combineRow(int threads, const std::string &part
                                 ? "fuserc_block_reduce_warps(" + partial + ", " + combiner +
                                       "(), red_" + std::string(dtypeName(acc)) + ", T >> 5)"
                                 : combineAcross(threads, partial, acc, combiner);
+  if (grid_) {
+    // Combine c's slots: kRowSplitTargetBlocks of 8 bytes (RowKernel::scratchBytes).
+    const int c = combines_++;
+    const std::string A = cudaComputeType(acc);
+    return "fuserc_grid_reduce<" + std::to_string(threads / 32) + ">(" + block + ", " + combiner +
+           "(), " + combinerIdentity(combiner, acc) + ", (" + A + " *)(a.slots + " +
+           std::to_string(int64_t{c} * kRowSplitTargetBlocks * 8) +
+           ") + row * (I)ctas, cta, ctas, a.count + row, " + std::to_string(c + 1) +
+           " * (int)ctas, red_" + std::string(dtypeName(acc)) + ")";
+  }
   if (!cluster_)
     return block;
   return "fuserc_cluster_reduce(" + block + ", " + combiner + "(), cl_" +

@@ -120,8 +120,9 @@ private:
   // accumulating the squared deviations from m<i> (the mean) into q<i>.
   std::string endPhase(const Op &op, size_t i, int threads, const std::string &squares,
                        const std::string &pad);
-  // combineAcross over the row's threads, and in the cluster variant over
-  // the cluster's CTAs as well (each combine of a row in its own slot).
+  // combineAcross over the row's threads, and in the cluster and grid
+  // variants over the row's CTAs as well (each combine of a row in its own
+  // slots).
   std::string combineRow(int threads, const std::string &partial, DType acc,
                          const std::string &combiner);
 
@@ -235,8 +236,10 @@ private:
   // per-row outputs.
   std::string splitMerge(int threads, int vector, const std::string &pad);
   // Whether the kernel being emitted runs a slice [lo, hi) of each row
-  // (the cluster and split variants), and whether stream t is cached in it.
-  bool sliced() const { return cluster_ || split_; }
+  // (the cluster, grid and split variants), whether its cache holds its
+  // slice (cluster, grid: [lo, PE)), and whether stream t is cached in it.
+  bool sliced() const { return cluster_ || grid_ || split_; }
+  bool cachesSlice() const { return cluster_ || grid_; }
   bool caching(size_t t) const { return !split_ && k_.cached(t); }
   // Statements copying the cached streams' rows into shared memory.
   std::string cachedFill(int threads, int vector) const;
@@ -283,6 +286,7 @@ private:
   bool cluster_ = false;
   int combines_ = 0;
   bool split_ = false;      // emitting the split variant
+  bool grid_ = false;       // emitting the grid variant (combines_ counts its combines too)
   bool shareLanes_ = false; // emitSharingLanes: lanes share coordinates
   // Emitting a kernel whose threads per row (T) are set at launch.
   bool launchedThreads_ = false;

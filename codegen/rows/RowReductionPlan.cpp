@@ -31,6 +31,12 @@ std::string rowArgsStruct(const RowKernel &rk, const std::string &prefix) {
          "];  /* the split variant's partials, [rows][splits] each */\n";
     s += "  int *count;  /* per row: its split blocks done (zeroed before the launch) */\n";
   }
+  if (rk.grid) {
+    s += "  char *slots;  /* the grid variant's partials: per combine, [rows][splits] of 8 bytes "
+         "*/\n";
+    s += "  int *count;  /* per row: its blocks' arrivals at combines (zeroed before the launch) "
+         "*/\n";
+  }
   if (rk.columnPartials()) {
     s += "  void *cpart[" + std::to_string(rk.rows.columns.size()) +
          "];  /* column partials: a row per block of the row kernel */\n";
@@ -62,6 +68,21 @@ int64_t RowKernel::splitPartialBytes(size_t i) const {
   return arrays * kRowSplitTargetBlocks *
          static_cast<int64_t>(
              dtypeBytes(reductionAccumulator(rows.reductions[i]->result()->dtype())));
+}
+
+int RowKernel::gridCombines() const {
+  int combines = 0;
+  for (const Op *op : rows.reductions)
+    combines += op->kind() == OpKind::Var ? 2 : 1;
+  return combines;
+}
+
+int RowKernel::rowPositionBytes() const {
+  int bytes = 0;
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if (streams[t] && streams[t]->alongRow)
+      bytes += static_cast<int>(dtypeBytes(tensors[t].storage));
+  return bytes;
 }
 
 bool RowKernel::onePass() const {
@@ -111,6 +132,9 @@ Extent RowKernel::scratchBytes() const {
       bytes = bytes + columnPartialBytes(c);
     return bytes;
   }
+  if (grid)
+    return int64_t{gridCombines()} * kRowSplitTargetBlocks * 8 +
+           kRowSplitTargetBlocks / 2 * static_cast<int64_t>(sizeof(int));
   if (!split)
     return 0;
   int64_t bytes = 0;
@@ -303,6 +327,19 @@ void addRowVariants(const RowKernel &rk, KernelPlan &plan) {
                " vectors per thread per step, no cache) and leaving its partials in scratch, "
                "the row's last block merging them in split order, vectors of " +
                std::to_string(vector)});
+  if (rk.grid)
+    for (int vector : rk.vectorWidths())
+      plan.variants.push_back(
+          {rowKernelName(rk, kRowGridVariant, vector),
+           "each row split into S slices, a block of " + std::to_string(kRowGridVariant.threads) +
+               " threads per slice, every block of the grid resident at once (a cooperative "
+               "launch), each streaming its slice as the cached variants do (its slice of " +
+               cachedStreams(rk) + " first copied into as much as 1/" +
+               std::to_string(kRowGridVariant.blocksPerSM) +
+               " of a multiprocessor's shared memory holds); at each combine the blocks leave "
+               "their partials in scratch, wait for the row's other blocks and join the S "
+               "partials in slice order, vectors of " +
+               std::to_string(vector)});
   for (const RowVariant &v : kRowVariants) {
     if (!rk.generates(v))
       continue;
@@ -392,6 +429,17 @@ std::string contiguousRule(const RowKernel &rk) {
             std::to_string(kRowSplitMinSlice) +
             ") slices per row (vectors as the cached variants'); "
             "otherwise ";
+  if (rk.grid)
+    rule += "above " + std::to_string(std::max(below, kRowCachedAbove)) +
+            ", when rows * 2 <= " + std::to_string(kRowSplitTargetBlocks) + ", " +
+            kRowGridVariant.suffix + " with S = min(" + std::to_string(kRowSplitTargetBlocks) +
+            " / rows, L / " + std::to_string(kRowSplitMinSlice) +
+            ") slices per row (vectors and caches as the cached variants') where the rows are "
+            "read at vectors of 1 or L * " +
+            std::to_string(rk.rowPositionBytes()) +
+            " bytes (every streamed tensor's) >= " + std::to_string(kRowGridMinRowBytes) +
+            ", and the device holds the rows * S blocks at once (cooperative launches, its "
+            "multiprocessors times the kernel's occupancy); otherwise ";
   rule += "above " + std::to_string(below) + " a cached streaming variant, with vectors of " + V +
           " where the pointers are aligned to " + V +
           " elements and every streamed tensor's rows start equally far past a multiple of " + V +
@@ -501,6 +549,11 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   if (rk.clustered())
     plan.launchGeometry += "; the cluster variant: clusters of C CTAs, a cluster per row, grid C x "
                            "min(rows, (2^31 - 1) / C)";
+  if (rk.grid)
+    plan.launchGeometry += "; the grid variant: grid rows x S, launched cooperatively, " +
+                           std::to_string(kRowSplitTargetBlocks) +
+                           " slots of 8 bytes per combine and a count per row in workspace "
+                           "scratch";
   if (rk.split)
     plan.launchGeometry += "; the split variant: grid rows x S, its partials (" +
                            std::to_string(kRowSplitTargetBlocks) +
@@ -526,7 +579,7 @@ void fillRowPlan(const RowKernel &rk, KernelPlan &plan) {
   plan.bytesMoved = kernelBytesMoved(rk.tensors);
   plan.argsStruct = rowArgsStruct(rk, "FUSERC_NAME_");
   plan.hostLaunch = rowHostLaunch(rk);
-  plan.clusterLaunch = rk.clustered();
+  plan.extendedLaunch = rk.clustered() || rk.grid;
 }
 
 } // namespace fuserc

@@ -146,6 +146,23 @@ inline constexpr RowCachedVariant kRowClusterVariant = {"c512", 512, 2};
 // min(kRowSplitTargetBlocks / rows, L / kRowSplitMinSlice): a constant target rather than the
 // device's SM count, so results are the same on every GPU.
 inline constexpr RowCachedVariant kRowSplitVariant = {"s512", 512, 2};
+// The grid variant: the rows of a segment the split variant does not take
+// (several phases, or per-element outputs: a normalization) when they are
+// as few and as long as the split variant's, split into S slices the same
+// way, one block of `threads` per slice, every block of the grid resident
+// at once (a cooperative launch). Each block streams its slice as the
+// cluster variant does, caching it in its share of a multiprocessor's
+// shared memory; at each combine every block leaves its partial in
+// workspace scratch, counts itself in its row's count and waits until all
+// S have, then joins the S partials in slice order (the same fixed tree in
+// every block, so the row's blocks agree). Taken where the device holds the
+// grid at once, else the cached or cluster variants run.
+inline constexpr RowCachedVariant kRowGridVariant = {"g512", 512, 2};
+// The grid variant takes rows from this many bytes read and written along
+// the row (every streamed tensor along it: L x their element sizes), or at
+// vectors of 1: below it one block per row (m512) ran faster than the
+// grid's launch, count and waits (bench/README.md).
+inline constexpr int64_t kRowGridMinRowBytes = 256 * 1024;
 inline constexpr int kRowSplitTargetBlocks = 264; // 2 per SM of a 132-SM H100 / H200
 inline constexpr int64_t kRowSplitMinSlice = 4096;
 static_assert(kRowSplitTargetBlocks <= kRowSplitVariant.threads, "one partial per merging thread");
@@ -312,7 +329,7 @@ struct RowKernel {
   // The longest row a contiguous variant at vectors of `width` takes; longer
   // ones take the cached variants.
   int64_t registersUpTo(int width) const;
-  // The cached variants (and the cluster and split ones): rows above
+  // The cached variants (and the cluster, split and grid ones): rows above
   // registersUpTo(1).
   bool generatesCached() const;
   // Whether any contiguous variant is generated.
@@ -323,11 +340,22 @@ struct RowKernel {
   // the fusion's scratch starts in the workspace.
   bool split = false;
   Extent scratchOffset;
+  // Whether the grid variant is generated (kRowGridVariant): where the
+  // split one is not, for rows above kRowCachedAbove.
+  bool grid = false;
   // The split variant's scratch: kRowSplitTargetBlocks partials of every
   // reduction (splitPartialBytes(i) for reduction i), then a count per row
-  // (rows <= kRowSplitTargetBlocks / 2).
+  // (rows <= kRowSplitTargetBlocks / 2). The grid variant's:
+  // kRowSplitTargetBlocks slots of 8 bytes per combine of a row
+  // (gridCombines), then a count per row.
   Extent scratchBytes() const;
   int64_t splitPartialBytes(size_t i) const;
+  // The grid variant's combines per row: one per reduction, two per var
+  // (its mean, then its squared deviations).
+  int gridCombines() const;
+  // Bytes read and written per row position: the element sizes of the
+  // streamed tensors along the row.
+  int rowPositionBytes() const;
   // The vector widths each contiguous variant is generated for: `vector`,
   // then 1 (rows or pointers that are not aligned) where vector > 1.
   std::vector<int> vectorWidths() const {

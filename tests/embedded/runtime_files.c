@@ -44,7 +44,7 @@ static const char *const FUSERC_NAME_kernel_names[] = {"FUSERC_NAME_k0", NULL};
 static const unsigned FUSERC_NAME_kernel_images[] = {0, 0};
 
 #include "loader.c"
-#include "cluster_launch.c"
+#include "launch_ex.c"
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -22,8 +22,10 @@ using test::parameter;
 
 // The one kernel of the one fusion, which must be a row reduction of
 // `scheduler`: every contiguous variant at the widest vector and at 1
-// (the split one where it applies), then the general ones; under the
-// default budget the cached variants at the widest vector run one kernel.
+// (the split one where it applies, else the grid one: a kernel with
+// scratch has one of them, the grid one with combine slots), then the
+// general ones; under the default budget the cached variants at the widest
+// vector run one kernel.
 const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler,
                                 VariantBudget budget = VariantBudget::Default) {
   EXPECT_EQ(g.code.size(), 1u);
@@ -33,11 +35,15 @@ const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler
   const std::string vector = parameter(k, "vector");
   std::vector<std::string> expected;
   for (const char *shape : {"t1x8", "g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32",
-                            "b256x32", "b512x32", "m512", "m1024", "c512", "s512"}) {
-    if (std::string(shape) == "c512" && !k.clusterLaunch)
+                            "b256x32", "b512x32", "m512", "m1024", "c512", "s512", "g512"}) {
+    const bool grid = k.argsStruct.find("char *slots;") != std::string::npos;
+    if (std::string(shape) == "c512" &&
+        !(k.extendedLaunch && k.hostLaunch.find("_c512") != std::string::npos))
       continue; // rows without a cache have no cluster variant
-    if (std::string(shape) == "s512" && k.scratchBytes.isConstant(0))
+    if (std::string(shape) == "s512" && (k.scratchBytes.isConstant(0) || grid))
       continue; // segments of more than one phase have no split variant
+    if (std::string(shape) == "g512" && !grid)
+      continue;
     // The default budget's one cached kernel at the widest vector.
     const bool cached = std::string(shape) == "m512" || std::string(shape) == "m1024";
     if (budget == VariantBudget::Default && cached && vector != "1") {
@@ -136,11 +142,12 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
             k.hostLaunch.find("block = threads;", fewer));
   EXPECT_NE(k.hostLaunch.find("room = (long long)per_sm / (1024 / threads) - 1024;"),
             std::string::npos);
-  // Four compile units: the register variants at vectors of 8, those at 1
-  // with the general ones, the cached kernels, the cluster variant.
+  // Five compile units: the register variants at vectors of 8, those at 1
+  // with the general ones, the cached kernels, the cluster variant, the
+  // grid variant.
   ASSERT_EQ(g.code[0].kernelUnits.size(), 1u);
   const std::vector<std::string> &units = g.code[0].kernelUnits[0];
-  ASSERT_EQ(units.size(), 4u);
+  ASSERT_EQ(units.size(), 5u);
   EXPECT_NE(units[0].find("softmax_k0_v8_b512x32("), std::string::npos);
   EXPECT_EQ(units[0].find("softmax_k0_v1_b128x16("), std::string::npos);
   EXPECT_NE(units[1].find("softmax_k0_v1_b128x16("), std::string::npos);
@@ -148,6 +155,8 @@ TEST(RowReductionCodegen, DefaultBudgetRunsTheCachedVariantsAsOneKernelSizedAtLa
   EXPECT_NE(units[1].find("softmax_k0_loop512("), std::string::npos);
   EXPECT_NE(units[2].find("softmax_k0_v8_m("), std::string::npos);
   EXPECT_NE(units[3].find("softmax_k0_v8_c512("), std::string::npos);
+  EXPECT_NE(units[4].find("softmax_k0_v8_g512("), std::string::npos);
+  EXPECT_EQ(units[3].find("softmax_k0_v8_g512("), std::string::npos);
   EXPECT_NE(k.leftOut.find("(--variants all compiles one per variant)"), std::string::npos);
 }
 
@@ -308,7 +317,7 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("shared = (unsigned)((a.cache * 2 + 15) / 16 * 16);"),
             std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("(unsigned)groups, 1, 1, block, shared, &a, stream);"),
+  EXPECT_NE(k.hostLaunch.find("(unsigned)groups, splits, 1, block, shared, &a, stream);"),
             std::string::npos);
   EXPECT_NE(k.selection.find(
                 "b512x32 up to 16384, at W = 1 t1x8 up to 8, g8x8 up to 64, w32x8 up to 256, "
@@ -361,7 +370,7 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
 TEST(RowReductionCodegen, RowsPastOneCacheSplitOverAThreadBlockCluster) {
   Generated g = generate(fileText("bench/cases/xent_bwd.fus"), {}, "test.fus", VariantBudget::All);
   const KernelPlan &k = onlyRowKernel(g, "normalization", VariantBudget::All);
-  EXPECT_TRUE(k.clusterLaunch);
+  EXPECT_TRUE(k.extendedLaunch);
   // Rows neither m512 nor m1024 caches 3/4 of, on devices with clusters:
   // the fewest CTAs (2, 4, 8) whose caches hold 3/4 of the row, each
   // caching its slice; launched in clusters of that many.
@@ -585,7 +594,9 @@ TEST(RowReductionCodegen, StaticRowLengthsGetOnlyTheVariantsTheSelectionPicksFor
            {254, {"v4_w32x8", "v1_w32x8", "h4_w32x16", "block256x4"}},
            {1000, {"v4_w32x32", "h4_w32x32", "v1_b128x16", "block256x4"}},
            {8192, {"v4_b256x32", "v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}},
-           {20000, {"v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "loop512"}}}) {
+           {20000,
+            {"v4_m", "v1_m512", "v1_m1024", "v4_c512", "v1_c512", "v4_g512", "v1_g512",
+             "loop512"}}}) {
     const std::string n = std::to_string(c.length);
     Generated g = generate("fusion softmax {\n  input x: f32[M, " + n +
                            "]\n  m = max(x, axes=[1], keepdim=true)\n"
@@ -645,21 +656,87 @@ TEST(RowReductionCodegen, OnePhaseReductionsGetTheSplitVariantWithItsScratch) {
             std::string::npos);
 }
 
-TEST(RowReductionCodegen, PhasesReadingAnotherReductionAndRowOutputsGetNoSplitVariant) {
-  for (const char *text :
-       {"fusion softmax {\n  input x: f32[M, N]\n  m = max(x, axes=[1], keepdim=true)\n"
-        "  s = sum(exp(sub(x, m)), axes=[1])\n  output s\n}\n",
-        "fusion rows_out {\n  input x: f32[M, N]\n  y = sum(x, axes=[1], keepdim=true)\n"
-        "  z = div(x, y)\n  output z\n}\n"}) {
+TEST(RowReductionCodegen, PhasesReadingAnotherReductionAndRowOutputsGetTheGridVariantNotTheSplit) {
+  // Scratch: 264 slots of 8 bytes per combine (softmax: two, a row sum
+  // written back over its row: one) and a count per row.
+  for (const auto &[text, combines] : std::vector<std::pair<const char *, int>>{
+           {"fusion softmax {\n  input x: f32[M, N]\n  m = max(x, axes=[1], keepdim=true)\n"
+            "  s = sum(exp(sub(x, m)), axes=[1])\n  output s\n}\n",
+            2},
+           {"fusion rows_out {\n  input x: f32[M, N]\n  y = sum(x, axes=[1], keepdim=true)\n"
+            "  z = div(x, y)\n  output z\n}\n",
+            1}}) {
     Generated g = generate(text);
     expectCompiles(g);
     ASSERT_FALSE(g.code.empty());
     for (const KernelPlan &k : g.code[0].kernels) {
-      EXPECT_TRUE(k.scratchBytes.isConstant(0)) << text;
-      for (const auto &v : k.variants)
+      EXPECT_TRUE(k.scratchBytes.isConstant(combines * 264 * 8 + 132 * 4)) << text;
+      bool grid = false;
+      for (const auto &v : k.variants) {
         EXPECT_EQ(v.symbol.find("s512"), std::string::npos) << text;
+        grid = grid || v.symbol.find("g512") != std::string::npos;
+      }
+      EXPECT_TRUE(grid) << text;
     }
   }
+}
+
+TEST(RowReductionCodegen, FewLongNormalizedRowsSplitOverACooperativeGridCombiningThroughScratch) {
+  Generated g = generate("fusion ln {\n  input x: f32[M, N]\n  input w: f32[N]\n"
+                         "  m = mean(x, axes=[1], keepdim=true)\n  d = sub(x, m)\n"
+                         "  v = mean(mul(d, d), axes=[1], keepdim=true)\n"
+                         "  y = mul(mul(d, rsqrt(add(v, 1e-5))), w)\n  output y\n}\n");
+  expectCompiles(g);
+  const KernelPlan &k = onlyRowKernel(g, "normalization");
+  EXPECT_TRUE(k.extendedLaunch);
+  EXPECT_TRUE(k.scratchBytes.isConstant(2 * 264 * 8 + 132 * 4)) << k.scratchBytes.str();
+  // Few long rows: S slices each, where the device holds the whole grid;
+  // else the cached variants as before.
+  EXPECT_NE(k.hostLaunch.find("if (a.rows * 2 <= 264 && a.len > 16384 && (shifted == 1 || a.len * "
+                              "12 >= 262144)) {\n"
+                              "          kernel = shifted == 1 ? \"ln_k0_v1_g512\" : "
+                              "\"ln_k0_v4_g512\";"),
+            std::string::npos)
+      << k.hostLaunch;
+  EXPECT_NE(k.hostLaunch.find("splits = (unsigned)(264 / a.rows < a.len / 4096 ? 264 / a.rows : "
+                              "a.len / 4096);"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("span = ((span + splits - 1) / splits + shifted - 1) / shifted * "
+                              "shifted;"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("gridded = FUSERC_NAME_cooperative_fits(kernel, (unsigned)a.rows * "
+                              "splits, block, shared);"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("if (!gridded) {\n          splits = 1;"), std::string::npos);
+  EXPECT_NE(
+      k.hostLaunch.find("a.count = (int *)(scratch + 4224);\n"
+                        "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream);"),
+      std::string::npos);
+  EXPECT_NE(
+      k.hostLaunch.find("st = FUSERC_NAME_launch_cooperative_kernel(kernel, (unsigned)groups, "
+                        "splits, block, shared, &a, stream);"),
+      std::string::npos);
+  EXPECT_NE(k.selection.find("when rows * 2 <= 264, g512 with S = min(264 / rows, L / 4096) "
+                             "slices per row (vectors and caches as the cached variants') where "
+                             "the rows are read at vectors of 1 or L * 12 bytes (every streamed "
+                             "tensor's) >= 262144"),
+            std::string::npos)
+      << k.selection;
+  // Each combine: the block's value, then the row's blocks' in slot order,
+  // its own slots and the count's next multiple of S; the slice cached.
+  const size_t at = g.source.find("ln_k0_v4_g512(");
+  ASSERT_NE(at, std::string::npos);
+  const std::string body = g.source.substr(at, g.source.find("\n}\n", at) - at);
+  EXPECT_NE(body.find("p0 = fuserc_grid_reduce<16>(fuserc_block_reduce<16>(p0, fuserc_red_add(), "
+                      "red_f32), fuserc_red_add(), 0.0f, (float *)(a.slots + 0) + row * (I)ctas, "
+                      "cta, ctas, a.count + row, 1 * (int)ctas, red_f32);"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(body.find("(float *)(a.slots + 2112) + row * (I)ctas, cta, ctas, a.count + row, 2 * "
+                      "(int)ctas, red_f32);"),
+            std::string::npos);
+  EXPECT_NE(body.find("const unsigned cta = blockIdx.y, ctas = gridDim.y;"), std::string::npos);
+  EXPECT_NE(body.find("fuserc_async_copy<16>(t0_c + (pb - lo), "), std::string::npos);
 }
 
 TEST(RowReductionCodegen, VarianceSplitsIntoWelfordPartialsJoinedInSplitOrder) {
