@@ -499,13 +499,20 @@ std::string rowHostLaunch(const RowKernel &rk) {
          std::to_string(int64_t{rk.gridCombines()} * kRowSplitTargetBlocks * 8) + ");\n";
     s += "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream);\n";
     s += "      if (st != FUSERC_NAME_OK)\n        return st;\n";
+    s += "      int refused = 0;\n";
     s +=
         "      st = FUSERC_NAME_launch_cooperative_kernel(kernel, (unsigned)groups, splits, block, "
-        "shared, &a, stream);\n";
-    s += "    } else ";
+        "shared, &a, stream, &refused);\n";
+    s += "      if (st == FUSERC_NAME_OK && refused) {\n";
+    s += "        /* the device holds fewer blocks than its occupancy says (MPS): the cached "
+         "variants */\n";
+    s += "        gridded = 0;\n        splits = 1;\n        shared = 0;\n" +
+         cachedLaunch(rk, "        ") + "      }\n";
+    s += "    }\n";
+    s += "    if (!gridded) ";
   }
   if (rk.clustered()) {
-    s += std::string(rk.grid ? "" : "    ") + "if (cluster) {\n";
+    s += std::string(rk.grid ? "{\n    " : "    ") + "if (cluster) {\n";
     s += "      if (groups > 2147483647LL / cluster)\n        groups = 2147483647LL / cluster;\n";
     s +=
         "      st = FUSERC_NAME_launch_cluster_kernel(kernel, (unsigned)groups * cluster, cluster, "
@@ -520,6 +527,8 @@ std::string rowHostLaunch(const RowKernel &rk) {
   s += in + "    st = FUSERC_NAME_launch_kernel(kernel, (unsigned)groups, " +
        (rk.split || rk.grid ? "splits" : "1") + ", 1, block, shared, &a, stream);\n";
   if (nested)
+    s += "    }\n";
+  if (rk.grid && rk.clustered())
     s += "    }\n";
   s += "    if (st != FUSERC_NAME_OK)\n      return st;\n";
   s += "  }\n";

@@ -59,10 +59,12 @@ static FUSERC_NAME_UNUSED int FUSERC_NAME_cooperative_fits(const char *kernel, u
 }
 
 /* cuLaunchKernelEx of `kernel` on a grid of grid_x x grid_y blocks of
-   `block_x` threads under one launch attribute. */
+   `block_x` threads under one launch attribute. Where `refused` is given,
+   a cooperative grid the driver finds too large launches nothing and sets
+   *refused instead of failing. */
 static FUSERC_NAME_status FUSERC_NAME_launch_with_attribute(const char *kernel, unsigned grid_x,
     unsigned grid_y, unsigned block_x, unsigned shared_bytes, const CUlaunchAttribute *attribute,
-    void *args, CUstream stream) {
+    void *args, CUstream stream, int *refused) {
   CUkernel handle = NULL;
   CUdevice device = 0;
   CUresult result;
@@ -88,6 +90,10 @@ static FUSERC_NAME_status FUSERC_NAME_launch_with_attribute(const char *kernel, 
   params[0] = args;
   result = cuLaunchKernelEx(&config, (CUfunction)handle, params, NULL);
   FUSERC_NAME_release_kernel();
+  if (refused && result == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) {
+    *refused = 1;
+    return FUSERC_NAME_OK;
+  }
   return result == CUDA_SUCCESS ? FUSERC_NAME_OK : FUSERC_NAME_cuda_failure(result, "cuLaunchKernelEx", kernel);
 }
 
@@ -108,21 +114,25 @@ static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_launch_cluster_kernel(c
   attribute.value.clusterDim.y = 1;
   attribute.value.clusterDim.z = 1;
   return FUSERC_NAME_launch_with_attribute(kernel, grid_x, 1, block_x, shared_bytes, &attribute,
-      args, stream);
+      args, stream, NULL);
 }
 
 /* As FUSERC_NAME_launch_kernel, a grid of grid_x x grid_y blocks launched
    cooperatively: all resident at once (the caller checked that they fit,
-   FUSERC_NAME_cooperative_fits), so that they may wait for one another. */
+   FUSERC_NAME_cooperative_fits), so that they may wait for one another.
+   The device may still hold fewer (an MPS client limited to part of its
+   multiprocessors): the driver then refuses the grid, nothing runs, and
+   *refused is set (0 otherwise) for the caller to launch another variant. */
 static FUSERC_NAME_UNUSED FUSERC_NAME_status FUSERC_NAME_launch_cooperative_kernel(const char *kernel,
     unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned shared_bytes, void *args,
-    CUstream stream) {
+    CUstream stream, int *refused) {
   CUlaunchAttribute attribute;
+  *refused = 0;
   if (grid_x == 0 || grid_y == 0)
     return FUSERC_NAME_OK;
   memset(&attribute, 0, sizeof attribute);
   attribute.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
   attribute.value.cooperative = 1;
   return FUSERC_NAME_launch_with_attribute(kernel, grid_x, grid_y, block_x, shared_bytes,
-      &attribute, args, stream);
+      &attribute, args, stream, refused);
 }

@@ -714,8 +714,13 @@ TEST(RowReductionCodegen, FewLongNormalizedRowsSplitOverACooperativeGridCombinin
       std::string::npos);
   EXPECT_NE(
       k.hostLaunch.find("st = FUSERC_NAME_launch_cooperative_kernel(kernel, (unsigned)groups, "
-                        "splits, block, shared, &a, stream);"),
+                        "splits, block, shared, &a, stream, &refused);"),
       std::string::npos);
+  // A grid the driver refuses (MPS) runs the cached variants instead.
+  EXPECT_NE(k.hostLaunch.find("if (st == FUSERC_NAME_OK && refused) {"), std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("        gridded = 0;\n        splits = 1;\n        shared = 0;\n"),
+            std::string::npos);
+  EXPECT_NE(k.hostLaunch.find("    if (!gridded) {\n"), std::string::npos);
   EXPECT_NE(k.selection.find("when rows * 2 <= 264, g512 with S = min(264 / rows, L / 4096) "
                              "slices per row (vectors and caches as the cached variants') where "
                              "the rows are read at vectors of 1 or L * 12 bytes (every streamed "
