@@ -8,21 +8,7 @@
 //
 // Build and run on the GPU: nvcc -O3 -arch=sm_90 -o cold_start cold_start.cu &&
 // ./cold_start [BLOCKS [THREADS]]
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e_ = (x);                                                                          \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                                \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe.h"
 
 struct Small {
   float *y;
@@ -96,11 +82,6 @@ struct Probe {
   void *fn;
   void **args;
 };
-
-static float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 int main(int argc, char **argv) {
   const int blocks = argc > 1 ? std::atoi(argv[1]) : 64,

@@ -8,21 +8,7 @@
 // or cooperatively (bench/README.md, "Few long rows over a grid").
 //
 // Build and run on the GPU: nvcc -O3 -arch=sm_90 -o grid_barrier grid_barrier.cu && ./grid_barrier
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e_ = (x);                                                                          \
-    if (e_ != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                                \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe.h"
 
 enum Wait { kAcquireSpin = 0, kVolatileSpin = 1, kSleepSpin = 2 };
 
@@ -62,11 +48,6 @@ __global__ void __launch_bounds__(512, 2)
   }
   if (threadIdx.x == 0)
     out[blockIdx.x] = acc;
-}
-
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 float replay(int blocks, int rounds, bool cooperative, bool memset, int wait, int *count,

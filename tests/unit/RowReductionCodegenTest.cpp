@@ -2,6 +2,7 @@
 // reduced axes are innermost in memory compile with NVRTC (sm_80, sm_90) in
 // every variant; outer normalizations are refused as not generated yet.
 #include "CodegenTestSupport.h"
+#include "RowCodegenTestSupport.h"
 
 #include "codegen/FusionCodegen.h"
 #include "driver/Pipeline.h"
@@ -18,56 +19,9 @@ using test::expectCompiles;
 using test::fileText;
 using test::generate;
 using test::Generated;
+using test::kernelText;
+using test::onlyRowKernel;
 using test::parameter;
-
-// The one kernel of the one fusion, which must be a row reduction of
-// `scheduler`: every contiguous variant at the widest vector and at 1
-// (the split one where it applies, else the grid one: a kernel with
-// scratch has one of them, the grid one with combine slots), then the
-// general ones; under the default budget the cached variants at the widest
-// vector run one kernel.
-const KernelPlan &onlyRowKernel(const Generated &g, const std::string &scheduler,
-                                VariantBudget budget = VariantBudget::Default) {
-  EXPECT_EQ(g.code.size(), 1u);
-  EXPECT_EQ(g.code.at(0).kernels.size(), 1u);
-  const KernelPlan &k = g.code.at(0).kernels.at(0);
-  EXPECT_EQ(k.scheduler, scheduler);
-  const std::string vector = parameter(k, "vector");
-  std::vector<std::string> expected;
-  for (const char *shape : {"t1x8", "g8x8", "w32x8", "w32x16", "w32x32", "b128x16", "b128x32",
-                            "b256x32", "b512x32", "m512", "m1024", "c512", "s512", "g512"}) {
-    const bool grid = k.argsStruct.find("char *slots;") != std::string::npos;
-    if (std::string(shape) == "c512" &&
-        !(k.extendedLaunch && k.hostLaunch.find("_c512") != std::string::npos))
-      continue; // rows without a cache have no cluster variant
-    if (std::string(shape) == "s512" && (k.scratchBytes.isConstant(0) || grid))
-      continue; // segments of more than one phase have no split variant
-    if (std::string(shape) == "g512" && !grid)
-      continue;
-    // The default budget's one cached kernel at the widest vector.
-    const bool cached = std::string(shape) == "m512" || std::string(shape) == "m1024";
-    if (budget == VariantBudget::Default && cached && vector != "1") {
-      if (std::string(shape) == "m512")
-        expected.push_back("v" + vector + "_m");
-    } else {
-      expected.push_back("v" + vector + "_" + shape);
-    }
-    // At vectors of 1, the register variants of at most 16 elements per
-    // thread; the cached ones.
-    const bool narrow = std::string(shape).find("x32") == std::string::npos;
-    if (vector != "1" && narrow)
-      expected.push_back(std::string("v1_") + shape);
-    // Rows off the vector boundary over 256 positions, up to 2048: the
-    // headed kernels.
-    const std::string s = shape;
-    if (vector != "1" && (s == "w32x16" || s == "w32x32" || s == "b128x16"))
-      expected.push_back("h" + vector + "_" + shape);
-  }
-  for (const char *general : {"warp32x4", "block256x4", "loop512"})
-    expected.push_back(general);
-  EXPECT_EQ(test::variantSuffixes(k), expected);
-  return k;
-}
 
 TEST(RowReductionCodegen, SoftmaxCompilesWithEveryVariantAndSelectsByRowLength) {
   Generated g = generate(fileText("bench/cases/softmax.fus"));
@@ -177,14 +131,6 @@ TEST(RowReductionCodegen, OnePassRowsAreStreamedWithoutACache) {
   Generated softmax = generate(fileText("bench/cases/softmax.fus"));
   EXPECT_NE(softmax.source.find("fuserc_row_cache[]"), std::string::npos);
   EXPECT_NE(softmax.source.find("softmax_k0_v8_c512("), std::string::npos);
-}
-
-// The text of kernel `name` in the module.
-std::string kernelText(const std::string &source, const std::string &name) {
-  const size_t at = source.find(name + "(");
-  if (at == std::string::npos)
-    return "";
-  return source.substr(at, source.find("extern \"C\"", at) - at);
 }
 
 TEST(RowReductionCodegen, ColumnPartialsRunOneWaveAndPrefetchWhereRegistersAllow) {
@@ -364,53 +310,6 @@ TEST(RowReductionCodegen, LongRowsStreamThroughASharedMemoryCache) {
             std::string::npos);
   EXPECT_NE(k.hostLaunch.find("if (a.len > 1073741824LL) vec = 0;"), std::string::npos);
   EXPECT_NE(g.source.find("if (ok1_7) ((__nv_bfloat16 *)a.ptr[2] + o2 + k1)[7] = t2_l[1][7];"),
-            std::string::npos);
-}
-
-TEST(RowReductionCodegen, RowsPastOneCacheSplitOverAThreadBlockCluster) {
-  Generated g = generate(fileText("bench/cases/xent_bwd.fus"), {}, "test.fus", VariantBudget::All);
-  const KernelPlan &k = onlyRowKernel(g, "normalization", VariantBudget::All);
-  EXPECT_TRUE(k.extendedLaunch);
-  // Rows neither m512 nor m1024 caches 3/4 of, on devices with clusters:
-  // the fewest CTAs (2, 4, 8) whose caches hold 3/4 of the row, each
-  // caching its slice; launched in clusters of that many.
-  EXPECT_NE(k.hostLaunch.find("if (4 * fit >= 3 * span || "
-                              "!FUSERC_NAME_clusters_supported(\"xent_bwd_k0_v8_c512\")) {\n"
-                              "            kernel = shifted == 1 ? \"xent_bwd_k0_v1_m1024\""),
-            std::string::npos)
-      << k.hostLaunch;
-  EXPECT_NE(k.hostLaunch.find("cluster = 2;\n"
-                              "            while (cluster < 8 && 4 * cluster * fit < 3 * span)\n"
-                              "              cluster *= 2;\n"
-                              "            kernel = shifted == 1 ? \"xent_bwd_k0_v1_c512\" : "
-                              "\"xent_bwd_k0_v8_c512\";"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("span = ((span + cluster - 1) / cluster + shifted - 1) / shifted * "
-                              "shifted;"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("st = FUSERC_NAME_launch_cluster_kernel(kernel, (unsigned)groups * "
-                              "cluster, cluster, block, shared, &a, stream);"),
-            std::string::npos);
-  // Each CTA runs its slice [lo, hi) of the row and caches [lo, PE); the
-  // max and the sum combine over the cluster through distributed shared
-  // memory, and no CTA leaves while another may read its slots. The sm_80
-  // build of the kernel is empty.
-  const size_t kernel = g.source.find("void __launch_bounds__(512, 2) xent_bwd_k0_v8_c512(");
-  ASSERT_NE(kernel, std::string::npos);
-  const std::string body = g.source.substr(kernel, g.source.find("\n}\n", kernel) - kernel);
-  EXPECT_NE(body.find("#if __CUDA_ARCH__ >= 900"), std::string::npos);
-  EXPECT_NE(body.find("for (I row = (I)(blockIdx.x / ctas); row < (I)a.rows; row += "
-                      "(I)(gridDim.x / ctas)) {"),
-            std::string::npos);
-  EXPECT_NE(body.find("const R lo = (R)cta * slice, hi = span < lo + slice ? span : lo + slice;"),
-            std::string::npos);
-  EXPECT_NE(body.find("fuserc_async_copy<16>(t0_c + (pb - lo), "), std::string::npos);
-  EXPECT_NE(body.find("fuserc_cluster_reduce(fuserc_block_reduce<16>(p0, fuserc_red_max(), "
-                      "red_f32), fuserc_red_max(), cl_f32 + cl_at + 0)"),
-            std::string::npos)
-      << body.substr(0, 4000);
-  EXPECT_NE(body.find("fuserc_cluster_exit_sync();\n#endif"), std::string::npos);
-  EXPECT_NE(g.source.find("__device__ __forceinline__ T fuserc_cluster_reduce("),
             std::string::npos);
 }
 
@@ -635,134 +534,5 @@ TEST(RowReductionCodegen, ADivisionByATensorIsADivisionInEveryPhase) {
 }
 
 } // namespace
-TEST(RowReductionCodegen, OnePhaseReductionsGetTheSplitVariantWithItsScratch) {
-  Generated g =
-      generate("fusion amax_abs {\n  input x: bf16[M, N]\n  y = max(abs(x), axes=[0, 1])\n"
-               "  s = sum(x, axes=[0, 1], dtype=f64)\n  output y\n  output s\n}\n");
-  expectCompiles(g);
-  const KernelPlan &k = onlyRowKernel(g, "reduction");
-  // 264 f32 partials of the max, 264 f64 of the sum, a count per row.
-  EXPECT_TRUE(k.scratchBytes.isConstant(264 * 4 + 264 * 8 + 132 * 4)) << k.scratchBytes.str();
-  EXPECT_NE(k.selection.find("when rows * 2 <= 264 and L >= 8192, s512 with S = min(264 / rows, "
-                             "L / 4096) slices per row"),
-            std::string::npos)
-      << k.selection;
-  EXPECT_NE(k.hostLaunch.find("FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream)"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("(unsigned)groups, splits, 1, block, shared, &a, stream)"),
-            std::string::npos);
-  // The row's last block merges every split's partial, in a fixed tree.
-  EXPECT_NE(g.source.find("last_split = atomicAdd(&a.count[row], 1) == (int)ctas - 1;"),
-            std::string::npos);
-}
-
-TEST(RowReductionCodegen, PhasesReadingAnotherReductionAndRowOutputsGetTheGridVariantNotTheSplit) {
-  // Scratch: 264 slots of 8 bytes per combine (softmax: two, a row sum
-  // written back over its row: one) and a count per row.
-  for (const auto &[text, combines] : std::vector<std::pair<const char *, int>>{
-           {"fusion softmax {\n  input x: f32[M, N]\n  m = max(x, axes=[1], keepdim=true)\n"
-            "  s = sum(exp(sub(x, m)), axes=[1])\n  output s\n}\n",
-            2},
-           {"fusion rows_out {\n  input x: f32[M, N]\n  y = sum(x, axes=[1], keepdim=true)\n"
-            "  z = div(x, y)\n  output z\n}\n",
-            1}}) {
-    Generated g = generate(text);
-    expectCompiles(g);
-    ASSERT_FALSE(g.code.empty());
-    for (const KernelPlan &k : g.code[0].kernels) {
-      EXPECT_TRUE(k.scratchBytes.isConstant(combines * 264 * 8 + 132 * 4)) << text;
-      bool grid = false;
-      for (const auto &v : k.variants) {
-        EXPECT_EQ(v.symbol.find("s512"), std::string::npos) << text;
-        grid = grid || v.symbol.find("g512") != std::string::npos;
-      }
-      EXPECT_TRUE(grid) << text;
-    }
-  }
-}
-
-TEST(RowReductionCodegen, FewLongNormalizedRowsSplitOverACooperativeGridCombiningThroughScratch) {
-  Generated g = generate("fusion ln {\n  input x: f32[M, N]\n  input w: f32[N]\n"
-                         "  m = mean(x, axes=[1], keepdim=true)\n  d = sub(x, m)\n"
-                         "  v = mean(mul(d, d), axes=[1], keepdim=true)\n"
-                         "  y = mul(mul(d, rsqrt(add(v, 1e-5))), w)\n  output y\n}\n");
-  expectCompiles(g);
-  const KernelPlan &k = onlyRowKernel(g, "normalization");
-  EXPECT_TRUE(k.extendedLaunch);
-  EXPECT_TRUE(k.scratchBytes.isConstant(2 * 264 * 8 + 132 * 4)) << k.scratchBytes.str();
-  // Few long rows: S slices each, where the device holds the whole grid;
-  // else the cached variants as before.
-  EXPECT_NE(k.hostLaunch.find("if (a.rows * 2 <= 264 && a.len > 16384 && (shifted == 1 || a.len * "
-                              "12 >= 262144)) {\n"
-                              "          kernel = shifted == 1 ? \"ln_k0_v1_g512\" : "
-                              "\"ln_k0_v4_g512\";"),
-            std::string::npos)
-      << k.hostLaunch;
-  EXPECT_NE(k.hostLaunch.find("splits = (unsigned)(264 / a.rows < a.len / 4096 ? 264 / a.rows : "
-                              "a.len / 4096);"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("span = ((span + splits - 1) / splits + shifted - 1) / shifted * "
-                              "shifted;"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("gridded = FUSERC_NAME_cooperative_fits(kernel, (unsigned)a.rows * "
-                              "splits, block, shared);"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("if (!gridded) {\n          splits = 1;"), std::string::npos);
-  EXPECT_NE(
-      k.hostLaunch.find("a.count = (int *)(scratch + 4224);\n"
-                        "      st = FUSERC_NAME_zero_words(a.count, (size_t)a.rows, stream);"),
-      std::string::npos);
-  EXPECT_NE(
-      k.hostLaunch.find("st = FUSERC_NAME_launch_cooperative_kernel(kernel, (unsigned)groups, "
-                        "splits, block, shared, &a, stream, &refused);"),
-      std::string::npos);
-  // A grid the driver refuses (MPS) runs the cached variants instead.
-  EXPECT_NE(k.hostLaunch.find("if (st == FUSERC_NAME_OK && refused) {"), std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("        gridded = 0;\n        splits = 1;\n        shared = 0;\n"),
-            std::string::npos);
-  EXPECT_NE(k.hostLaunch.find("    if (!gridded) {\n"), std::string::npos);
-  EXPECT_NE(k.selection.find("when rows * 2 <= 264, g512 with S = min(264 / rows, L / 4096) "
-                             "slices per row (vectors and caches as the cached variants') where "
-                             "the rows are read at vectors of 1 or L * 12 bytes (every streamed "
-                             "tensor's) >= 262144"),
-            std::string::npos)
-      << k.selection;
-  // Each combine: the block's value, then the row's blocks' in slot order,
-  // its own slots and the count's next multiple of S; the slice cached.
-  const size_t at = g.source.find("ln_k0_v4_g512(");
-  ASSERT_NE(at, std::string::npos);
-  const std::string body = g.source.substr(at, g.source.find("\n}\n", at) - at);
-  EXPECT_NE(body.find("p0 = fuserc_grid_reduce<16>(fuserc_block_reduce<16>(p0, fuserc_red_add(), "
-                      "red_f32), fuserc_red_add(), 0.0f, (float *)(a.slots + 0) + row * (I)ctas, "
-                      "cta, ctas, a.count + row, 1 * (int)ctas, red_f32);"),
-            std::string::npos)
-      << body;
-  EXPECT_NE(body.find("(float *)(a.slots + 2112) + row * (I)ctas, cta, ctas, a.count + row, 2 * "
-                      "(int)ctas, red_f32);"),
-            std::string::npos);
-  EXPECT_NE(body.find("const unsigned cta = blockIdx.y, ctas = gridDim.y;"), std::string::npos);
-  EXPECT_NE(body.find("fuserc_async_copy<16>(t0_c + (pb - lo), "), std::string::npos);
-}
-
-TEST(RowReductionCodegen, VarianceSplitsIntoWelfordPartialsJoinedInSplitOrder) {
-  Generated g = generate("fusion mv {\n  input x: f32[M, N]\n  m = mean(x, axes=[0, 1])\n"
-                         "  v = var(x, axes=[0, 1])\n  output m\n  output v\n}\n");
-  expectCompiles(g);
-  const KernelPlan &k = onlyRowKernel(g, "reduction");
-  // 264 partials of the mean; 264 means and 264 squared deviations of the
-  // var; a count per row.
-  EXPECT_TRUE(k.scratchBytes.isConstant(264 * 4 + 2 * 264 * 4 + 132 * 4)) << k.scratchBytes.str();
-  const size_t at = g.source.find("mv_k0_v4_s512(");
-  ASSERT_NE(at, std::string::npos);
-  const std::string body = g.source.substr(at, g.source.find("\n}\n", at) - at);
-  // Each vector joins the thread's state once; the block joins its threads,
-  // and the last block its splits, each with its count.
-  EXPECT_NE(body.find("fuserc_welford_join(p1, q1, n1, vm, vq, vn);"), std::string::npos) << body;
-  EXPECT_EQ(test::occurrences(body, "fuserc_welford_block<16>("), 2u) << body;
-  EXPECT_NE(body.find("((float *)a.part[1] + 264)[row * (I)ctas + (I)cta] = q1;"),
-            std::string::npos)
-      << body;
-  EXPECT_NE(body.find("g1_q / (float)fuserc_max(L - 1LL, 0LL)"), std::string::npos) << body;
-}
 
 } // namespace fuserc
